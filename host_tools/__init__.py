@@ -1,0 +1,1 @@
+"""Laptop tools for the Senet board: simulator, deploy, monitor, wiring check."""

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Set up a fresh machine and run every test: CPython, the MicroPython unix port,
+# mpy-cross, mpremote against a stand-in device, and headless Chromium.
+# Usage: scripts/test.sh [pytest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's Chromium drives the browser tests (no browser is downloaded).
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing Debian's chromium for the browser tests"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        echo "== chromium not found and not root: browser tests will be skipped"
+    fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    echo "== creating .venv"
+    python3 -m venv .venv
+fi
+echo "== installing the project with its test extras"
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e '.[test]'
+
+export PATH="$PWD/.venv/bin:$PATH"
+echo "== running the tests"
+exec .venv/bin/python -m pytest "$@"
