@@ -1,0 +1,12 @@
+"""Senet rules engine: pure Python for CPython and MicroPython alike.
+
+    >>> from engine import ruleset
+    >>> rs = ruleset("kendall")
+    >>> start = rs.start()
+    >>> [m.text for m in rs.legal_moves(start, 1)]
+    ['10-11']
+"""
+
+from engine.position import (
+    Position, Move, PositionError, OFF, BLACK, WHITE, EMPTY, other, parse_move_text)
+from engine.rules import Ruleset, ruleset, parse_ruleset, RULESETS

@@ -1,0 +1,218 @@
+"""A whole game: throws, moves, passes, history, undo, the end, the record.
+
+    >>> from engine import ruleset
+    >>> from engine.game import Game
+    >>> g = Game(ruleset("kendall"))
+    >>> g.set_throw(1)
+    >>> g.play("10-11").text
+    '10-11'
+    >>> g.position.text()
+    'BWBWBWBWB.W................... W'
+"""
+
+from engine.position import Position, PositionError, BLACK, WHITE, other
+from engine.rules import parse_ruleset
+from engine import sticks as _sticks
+
+RECORD_HEADER = "senet-game 1"
+
+
+class Game:
+    def __init__(self, rs, rng=None, position=None):
+        self.ruleset = rs
+        self.rng = rng
+        self.start = position if position is not None else rs.start()
+        rs.check_position(self.start)
+        self.position = self.start
+        self.history = []         # (side, throw, move text or None, position before)
+        self.opening = []         # opening throw values (K4, H4)
+        self.throw = None         # the pending throw value, if any
+        self.ended = None         # (winner or None for a draw, points) once over
+
+    # -- throwing ---------------------------------------------------------
+
+    def throw_sticks(self):
+        """Throw the four sticks with the injected rng; return the Throw."""
+        if self.rng is None:
+            raise PositionError("this game has no random source; use set_throw")
+        t = _sticks.throw(self.ruleset, self.rng)
+        self.set_throw(t.value)
+        return t
+
+    def set_throw(self, value):
+        if self.is_over():
+            raise PositionError("the game is over")
+        if self.throw is not None:
+            raise PositionError("a throw of %d is still to be played" % self.throw)
+        self.ruleset.check_throw(value)
+        self.throw = value
+
+    def play_opening(self):
+        """Throw until a 1 (K4, H4); the starting side then moves with it."""
+        throws = _sticks.opening(self.ruleset, self.rng)
+        self.opening = [t.value for t in throws]
+        self.throw = 1
+        return throws
+
+    # -- moving -----------------------------------------------------------
+
+    def legal_moves(self):
+        if self.throw is None or self.is_over():
+            return []
+        return self.ruleset.legal_moves(self.position, self.throw)
+
+    def play(self, move):
+        """Play a legal move (a Move or its text) for the pending throw."""
+        if self.throw is None:
+            raise PositionError("throw the sticks before moving")
+        text = move if isinstance(move, str) else move.text
+        found = self.ruleset.find_move(self.position, self.throw, text)
+        self.history.append((self.position.turn, self.throw, found.text, self.position))
+        self.position = found.after
+        self.throw = None
+        winner = self.ruleset.winner(self.position)
+        if winner is not None:
+            self.ended = (winner, self.ruleset.points(self.position, winner))   # K16, H15
+        return found
+
+    def pass_turn(self):
+        """No legal move: the turn is lost (K15, H14), or the game ends (H14 option)."""
+        if self.throw is None:
+            raise PositionError("throw the sticks before passing")
+        if self.legal_moves():
+            raise PositionError("a legal move exists; passing is not allowed")
+        self.history.append((self.position.turn, self.throw, None, self.position))
+        if self.ruleset.no_move == "end":
+            self.ended = self._scored_end()
+        else:
+            self.position = self.ruleset.pass_position(self.position, self.throw)
+        self.throw = None
+
+    def _scored_end(self):
+        """H14 literal reading: each side scores for the other's pieces left (H15)."""
+        rs, pos = self.ruleset, self.position
+        black, white = rs.points(pos, BLACK), rs.points(pos, WHITE)
+        if black == white:
+            return (None, black)
+        return (BLACK, black) if black > white else (WHITE, white)
+
+    def undo(self):
+        """Take back the last move or pass; return its history entry."""
+        if not self.history:
+            raise PositionError("nothing to undo")
+        entry = self.history.pop()
+        self.position = entry[3]
+        self.throw = None
+        self.ended = None
+        return entry
+
+    # -- the end ----------------------------------------------------------
+
+    def is_over(self):
+        return self.ended is not None
+
+    @property
+    def winner(self):
+        return self.ended[0] if self.ended else None
+
+    @property
+    def score(self):
+        return self.ended[1] if self.ended else None
+
+    # -- the record -------------------------------------------------------
+
+    def record(self):
+        """Plain-text game record that ``Game.from_record`` reads back."""
+        rs = self.ruleset
+        spec = rs.name
+        if rs.options:
+            spec += ":" + ",".join("%s=%s" % (k, _opt_text(rs.options[k]))
+                                   for k in sorted(rs.options))
+        lines = [RECORD_HEADER, "ruleset " + spec, "start " + self.start.text()]
+        if self.opening:
+            lines.append("opening " + " ".join(str(v) for v in self.opening))
+        for side, value, text, _ in self.history:
+            lines.append("%s %d %s" % (side, value, text or "pass"))
+        if self.ended:
+            lines.append("end %s %d" % (self.ended[0] or "draw", self.ended[1]))
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_record(cls, text):
+        """Replay a record, checking every move against the rules."""
+        lines = [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("#")]
+        if not lines or lines[0] != RECORD_HEADER:
+            raise PositionError("not a Senet game record (first line must be %r)" % RECORD_HEADER)
+        game = None
+        for number, line in enumerate(lines[1:], 2):
+            word, _, rest = line.partition(" ")
+            try:
+                game = _read_line(game, word, rest)
+            except PositionError as exc:
+                raise PositionError("record line %d: %s" % (number, exc))
+        if game is None:
+            raise PositionError("record has no ruleset line")
+        return game
+
+
+def _opt_text(value):
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def _read_line(game, word, rest):
+    if word == "ruleset":
+        return Game(parse_ruleset(rest))
+    if game is None:
+        raise PositionError("the ruleset line must come first")
+    if word == "start":
+        position = Position.parse(rest)
+        game.ruleset.check_position(position)
+        game.start = game.position = position
+    elif word == "opening":
+        game.opening = [int(v) for v in rest.split()]
+    elif word in (BLACK, WHITE):
+        value, _, move = rest.partition(" ")
+        if word != game.position.turn:
+            raise PositionError("%s moves here but it is %s's turn" % (word, game.position.turn))
+        try:
+            game.set_throw(int(value))
+        except ValueError:
+            raise PositionError("throw must be a number, got %r" % value)
+        if move == "pass":
+            game.pass_turn()
+        else:
+            game.play(move)
+    elif word == "end":
+        if not game.is_over():
+            raise PositionError("the record says the game ended, but it has not")
+    else:
+        raise PositionError("unknown record line %r" % word)
+    return game
+
+
+def play_game(rs, seed, choose=None, max_plies=5000):
+    """Play a whole game from ``seed``; ``choose(game, moves, rng)`` picks a move
+    (default: a random one).  Raise PositionError if it never ends.
+
+    The same seed and chooser give the same game on CPython and MicroPython.
+    """
+    rng = _sticks.XorShift(seed)
+    game = Game(rs, rng)
+    game.play_opening()
+    while not game.is_over():
+        if len(game.history) >= max_plies:
+            raise PositionError("game with seed %d did not end within %d plies" % (seed, max_plies))
+        if game.throw is None:
+            game.throw_sticks()
+        moves = game.legal_moves()
+        if not moves:
+            game.pass_turn()
+        elif choose is None:
+            game.play(moves[rng.randrange(len(moves))])
+        else:
+            game.play(choose(game, moves, rng))
+    return game

@@ -1,0 +1,239 @@
+"""Rulesets as data: one object of named options per ruleset.
+
+The move generator in ``movegen.py`` reads these options and never asks a
+ruleset's name.  Rule ids (K.., H.., C..) refer to the project's rules
+document, which quotes the two source texts.
+"""
+
+from engine.position import (
+    Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, OFF, other)
+
+
+class Ruleset:
+    """The options that define a Senet ruleset.
+
+    counting        "skip_occupied": squares with a jumped piece do not count (K6);
+                    "every_square": every square passed counts (H6)
+    jump            "lone_then_empty": a lone piece with an empty square after
+                    it can be jumped (K8); "blocks": lone pieces and small blocks
+                    can be jumped, big blocks cannot (H8)
+    big_block       size of an enemy group that can be neither jumped nor
+                    passed (H8: 3; K9: 4, a triple can be broken)
+    own_groups_block  own groups of ``big_block`` or more block the mover (H8 option)
+    triple_break    an enemy group of exactly three can be broken on its middle (K9)
+    safe            squares whose piece cannot be captured (K10: 15; H9: 26, 28, 29)
+    rebirth         a move ending on this square by its own count throws again (K10)
+    happiness       {square: square}: a piece landing on the first moves on to
+                    the second if it is free (K11)
+    water           the water square (K12, H10) and ``water_to`` its return square
+    water_fallback  "before": nearest free square before ``water_to`` (K12);
+                    "start": square 1, then the first free square up from 1 (H10)
+    exits           {square: throw}: a piece there leaves only with that exact
+                    throw and never moves otherwise (K13); empty for H11
+    leave_at        a piece reaching this square or going past it leaves (H11:
+                    30); 0 when leaving is only by ``exits``
+    home_row_blocks_exit  no piece may leave while the side has a piece on
+                    squares 1..this (H12: 10; 0 = no restriction)
+    zero_value      value of a throw with no white side up (C3: 5 or 6)
+    again_values    throws after which the mover throws again (K5, H5)
+    no_move         "pass": the turn is lost (K15, H14); "end": the game ends (H14 literal)
+    scoring         points per enemy piece left, by square range (H15), or None
+    setup_first     the colour standing on square 1 at the start (K2, H2)
+    """
+
+    def __init__(self, name, **options):
+        self.name = name
+        self.pieces = 5
+        self.counting = "every_square"
+        self.jump = "blocks"
+        self.big_block = 3
+        self.own_groups_block = False
+        self.triple_break = False
+        self.safe = ()
+        self.rebirth = 0
+        self.happiness = {}
+        self.water = 27
+        self.water_to = 15
+        self.water_fallback = "start"
+        self.exits = {}
+        self.leave_at = 30
+        self.home_row_blocks_exit = 10
+        self.zero_value = 6
+        self.again_values = (1, 4, 6)
+        self.no_move = "pass"
+        self.scoring = None
+        self.setup_first = WHITE
+        self.options = {}
+        for key in options:
+            self.set_option(key, options[key])
+
+    def set_option(self, key, value):
+        checks = {
+            "pieces": lambda v: v in (5, 7),
+            "no_move": lambda v: v in ("pass", "end"),
+            "own_groups_block": lambda v: v in (True, False),
+        }
+        if not hasattr(self, key) or key in ("name", "options"):
+            raise PositionError("unknown option %r for ruleset %s" % (key, self.name))
+        check = checks.get(key)
+        if check is not None and not check(value):
+            raise PositionError("option %s=%r is not allowed for ruleset %s" % (key, value, self.name))
+        setattr(self, key, value)
+        if key in checks:
+            self.options[key] = value
+
+    # -- the sticks and the throw (C3) --------------------------------------
+
+    @property
+    def throw_values(self):
+        return (1, 2, 3, 4, self.zero_value)
+
+    def throw_value(self, whites):
+        """Value of a throw with ``whites`` flat sides up (C3, K3, H3)."""
+        return self.zero_value if whites == 0 else whites
+
+    # -- setup and positions --------------------------------------------------
+
+    def start(self):
+        """The start position (K1, K2, H1, H2): pieces alternate from square 1,
+        and the side of the frontmost piece moves first (K4, H4)."""
+        n = 2 * self.pieces
+        second = other(self.setup_first)
+        squares = [self.setup_first if i % 2 == 0 else second for i in range(n)]
+        squares += [EMPTY] * (SQUARES - n)
+        return Position.from_squares(squares, squares[n - 1])
+
+    def starting_side(self):
+        return self.start().turn
+
+    def check_position(self, position):
+        """Raise PositionError if ``position`` cannot occur under these rules."""
+        for side in (BLACK, WHITE):
+            n = position.count(side)
+            if n > self.pieces:
+                raise PositionError("position has %d %s pieces; %s has %d a side" % (
+                    n, "black" if side == BLACK else "white", self.name, self.pieces))
+        if position.at(self.water) != EMPTY:
+            raise PositionError("square %d (the water) never holds a piece" % self.water)
+        if self.leave_at and position.at(self.leave_at) != EMPTY:
+            raise PositionError("square %d never holds a piece: reaching it leaves the board" % self.leave_at)
+
+    def check_throw(self, throw):
+        if throw not in self.throw_values:
+            raise PositionError("throw must be one of %s in %s, got %r" % (
+                ", ".join(str(v) for v in self.throw_values), self.name, throw))
+
+    def off(self, position, side):
+        """How many of ``side``'s pieces have left the board."""
+        return self.pieces - position.count(side)
+
+    def winner(self, position):
+        """The side with every piece off the board (K16, H15), or None."""
+        for side in (BLACK, WHITE):
+            if position.count(side) == 0:
+                return side
+        return None
+
+    def points(self, position, side):
+        """Points ``side`` scores for the enemy pieces still on the board (H15)."""
+        if not self.scoring:
+            return 0
+        total = 0
+        for square in position.squares_of(other(side)):
+            for low, high, value in self.scoring:
+                if low <= square <= high:
+                    total += value
+        return total
+
+    # -- moves ------------------------------------------------------------
+
+    def legal_moves(self, position, throw):
+        """Every legal move for the side to move with ``throw``.
+
+        Ordered by origin square, then destination (``off`` last).
+        """
+        from engine.movegen import legal_moves
+        return legal_moves(self, position, throw)
+
+    def find_move(self, position, throw, text):
+        """The legal move written ``text``, or raise PositionError."""
+        for move in self.legal_moves(position, throw):
+            if move.text == text.strip():
+                return move
+        raise PositionError("%s is not a legal move for %s with a throw of %d in %s" % (
+            text, position.turn, throw, position.text()))
+
+    def pass_position(self, position, throw):
+        """The position after a lost turn (K15, H14): who throws next."""
+        if throw in self.again_values:
+            return position
+        return position.with_turn(other(position.turn))
+
+    def __repr__(self):
+        return "Ruleset(%r, %r)" % (self.name, self.options)
+
+
+def kendall(**options):
+    """Timothy Kendall's reconstruction (K1..K16)."""
+    rs = Ruleset("kendall")
+    rs.counting = "skip_occupied"      # K6
+    rs.jump = "lone_then_empty"        # K8
+    rs.big_block = 4                   # K9: fours and more never break
+    rs.triple_break = True             # K9
+    rs.safe = (15,)                    # K10
+    rs.rebirth = 15                    # K10
+    rs.happiness = {26: 29}            # K11
+    rs.water_fallback = "before"       # K12
+    rs.exits = {28: 3, 29: 2, 30: 1}   # K13
+    rs.leave_at = 0                    # K13: only the houses lead off
+    rs.home_row_blocks_exit = 0
+    rs.zero_value = 5                  # K3
+    rs.again_values = (1, 4, 5)        # K5
+    rs.setup_first = BLACK             # K2
+    for key in options:
+        if key not in ("pieces",):
+            raise PositionError("unknown option %r for ruleset kendall (it has: pieces)" % key)
+        rs.set_option(key, options[key])
+    return rs
+
+
+def hungarian(**options):
+    """The Hungarian game-book rules (H1..H15)."""
+    rs = Ruleset("hungarian")
+    rs.safe = (26, 28, 29)             # H9
+    rs.scoring = ((1, 20, 3), (21, 30, 1))   # H15
+    for key in options:
+        if key not in ("no_move", "own_groups_block"):
+            raise PositionError(
+                "unknown option %r for ruleset hungarian (it has: no_move, own_groups_block)" % key)
+        rs.set_option(key, options[key])
+    return rs
+
+
+RULESETS = {"kendall": kendall, "hungarian": hungarian}
+
+
+def ruleset(name, **options):
+    """The ruleset called ``name`` with ``options``; raise PositionError if unknown."""
+    factory = RULESETS.get(name)
+    if factory is None:
+        raise PositionError("unknown ruleset %r; choose one of: %s" % (
+            name, ", ".join(sorted(RULESETS))))
+    return factory(**options)
+
+
+def parse_ruleset(spec):
+    """``"kendall"`` or ``"kendall:pieces=7"`` or ``"hungarian:no_move=end"``."""
+    name, _, rest = spec.partition(":")
+    options = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise PositionError("ruleset option must be key=value, got %r" % item)
+            if value in ("true", "false"):
+                value = value == "true"
+            elif value.isdigit():
+                value = int(value)
+            options[key.strip()] = value
+    return ruleset(name.strip(), **options)
