@@ -376,7 +376,7 @@ def table_leds(pinmap):
     arrows = ["->", "<-", "->"]
     for n, squares in enumerate(rows):
         cells = " ".join("%2d/%-2d" % (s, s - 1) for s in squares)
-        out.append("row %d %s  %s" % (n + 1, arrows[n], cells))
+        out.append(("row %d %s  %s" % (n + 1, arrows[n], cells)).rstrip())
     out.append("```")
     out.append("")
     out.append("| LED | shows |")
