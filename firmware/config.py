@@ -1,0 +1,323 @@
+"""config.json: the board's settings, checked so a typo never bricks a board.
+
+``validate(raw)`` and ``load(path)`` never raise. Every key that is unknown,
+of the wrong type or out of range gives one message naming the key, and that
+key alone falls back to its safe default; the rest of the file still counts.
+docs/config.md describes every key.
+"""
+
+import json
+
+from firmware.pins import PINMAP, BRIGHTNESS_CAP
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+FILE = "config.json"
+MODES = ("two_players", "computer", "museum")
+SCANNERS = ("matrix", "shift")
+SIDES = ("B", "W")
+ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+BAD_PINS = (23, 24, 25)        # the Pico's own: power-save, VBUS sense, LED
+MAX_PIN = const(28)
+MATRIX_ROWS = const(6)
+MATRIX_COLS = const(5)
+SQUARES = const(30)
+MAX_LEDS = const(300)
+
+try:
+    from engine import RULESETS as _RULESETS
+    RULESETS = tuple(sorted(_RULESETS))
+except ImportError:
+    RULESETS = ("hungarian", "kendall")
+
+
+def _copy(value):
+    """A deep copy of plain JSON data, so nobody edits DEFAULTS by accident."""
+    if isinstance(value, dict):
+        return {k: _copy(value[k]) for k in value}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+DEFAULTS = {
+    "scanner": PINMAP["scanner"],
+    "pins": _copy(PINMAP["pins"]),
+    "leds": _copy(PINMAP["leds"]),            # plus "supply_ma", below
+    "brightness_cap": BRIGHTNESS_CAP,
+    "ruleset": "kendall",
+    "options": {},
+    "mode": "two_players",
+    "computer": {"side": "B", "level": 2},
+    "settle_ms": 250,
+    "debounce_scans": 3,
+    "long_press_ms": 2000,
+    "museum": {"attract_s": 90, "reset_s": 600, "reset_after_game_s": 180},
+}
+DEFAULTS["leds"]["supply_ma"] = 500           # USB; the lights plan to 80 % of it
+
+PIN_KEYS = ("matrix_rows", "matrix_cols", "sr_load", "sr_clock", "sr_data", "led", "button")
+LED_KEYS = ("count", "order", "squares", "sticks", "side_black", "side_white", "supply_ma")
+
+# key: (lowest, highest, what it counts) for the plain whole-number settings
+_NUMBERS = {
+    "brightness_cap": (0, 255, ""),
+    "settle_ms": (20, 5000, " of milliseconds"),
+    "debounce_scans": (1, 20, " of scans"),
+    "long_press_ms": (500, 10000, " of milliseconds"),
+    "computer.level": (1, 3, ""),
+    "museum.attract_s": (10, 3600, " of seconds"),
+    "museum.reset_s": (30, 86400, " of seconds"),
+    "museum.reset_after_game_s": (10, 86400, " of seconds"),
+    "leds.count": (SQUARES + 6, MAX_LEDS, " of LEDs"),
+    "leds.squares": (SQUARES, SQUARES, ""),
+    "leds.sticks": (0, MAX_LEDS - 4, " (an LED index)"),
+    "leds.side_black": (0, MAX_LEDS - 1, " (an LED index)"),
+    "leds.side_white": (0, MAX_LEDS - 1, " (an LED index)"),
+    "leds.supply_ma": (100, 10000, " of milliamps"),
+}
+
+
+def _say(messages, text):
+    messages.append("config.json: " + text)
+
+
+def _whole(value):
+    """``value`` as an int if it is a whole number (not a bool), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value == int(value):
+        return int(value)
+    return None
+
+
+def _number(key, value, default, messages):
+    low, high, unit = _NUMBERS[key]
+    n = _whole(value)
+    if n is None or n < low or n > high:
+        if low == high:
+            _say(messages, "%s must be %d; using %d" % (key, low, default))
+        else:
+            _say(messages, "%s must be a whole number%s from %d to %d; using %d"
+                 % (key, unit, low, high, default))
+        return default
+    return n
+
+
+def _choice(key, value, choices, default, messages):
+    if value in choices and isinstance(value, str):
+        return value
+    _say(messages, "%s must be one of %s; using %s" % (
+        key, ", ".join('"%s"' % c for c in choices), '"%s"' % default))
+    return default
+
+
+def _section(key, value, known, messages):
+    """The dict under ``key`` with unknown keys reported; None if not a dict."""
+    if not isinstance(value, dict):
+        _say(messages, "%s must be an object {...}; using the defaults for it" % key)
+        return None
+    for k in sorted(value):
+        if k not in known:
+            _say(messages, 'unknown key "%s.%s" ignored' % (key, k))
+    return value
+
+
+def _pin(value):
+    n = _whole(value)
+    if n is None or n < 0 or n > MAX_PIN or n in BAD_PINS:
+        return None
+    return n
+
+
+def _pin_list(key, value, length, default, messages):
+    ok = isinstance(value, list) and len(value) == length
+    pins = []
+    if ok:
+        for v in value:
+            n = _pin(v)
+            if n is None:
+                ok = False
+                break
+            pins.append(n)
+    if not ok:
+        _say(messages, "pins.%s must be a list of %d GPIO numbers, each 0 to 28 but "
+             "not 23, 24 or 25; using %s" % (key, length, default))
+        return list(default)
+    return pins
+
+
+def _pins(value, scanner, messages):
+    default = DEFAULTS["pins"]
+    section = _section("pins", value, PIN_KEYS, messages)
+    if section is None:
+        return _copy(default)
+    pins = {}
+    for key in PIN_KEYS:
+        if key not in section:
+            pins[key] = _copy(default[key])
+        elif key == "matrix_rows":
+            pins[key] = _pin_list(key, section[key], MATRIX_ROWS, default[key], messages)
+        elif key == "matrix_cols":
+            pins[key] = _pin_list(key, section[key], MATRIX_COLS, default[key], messages)
+        else:
+            n = _pin(section[key])
+            if n is None:
+                _say(messages, "pins.%s must be a GPIO number from 0 to 28 but not "
+                     "23, 24 or 25; using %d" % (key, default[key]))
+                n = default[key]
+            pins[key] = n
+    # No pin may do two jobs on the board as it is wired (the chosen scanner).
+    used = {}
+    clash = []
+    if scanner == "matrix":
+        keys = ("matrix_rows", "matrix_cols", "led", "button")
+    else:
+        keys = ("sr_load", "sr_clock", "sr_data", "led", "button")
+    for key in keys:
+        numbers = pins[key] if isinstance(pins[key], list) else [pins[key]]
+        for n in numbers:
+            if n in used:
+                clash.append("GP%d (pins.%s and pins.%s)" % (n, used[n], key))
+            else:
+                used[n] = key
+    if clash:
+        _say(messages, "a pin is used twice: %s; using the default pins"
+             % ", ".join(clash))
+        return _copy(default)
+    return pins
+
+
+def _leds(value, messages):
+    default = DEFAULTS["leds"]
+    section = _section("leds", value, LED_KEYS, messages)
+    if section is None:
+        return _copy(default)
+    leds = {}
+    for key in LED_KEYS:
+        if key not in section:
+            leds[key] = default[key]
+        elif key == "order":
+            leds[key] = _choice("leds.order", section[key], ORDERS, default[key], messages)
+        else:
+            leds[key] = _number("leds." + key, section[key], default[key], messages)
+    # The extra LEDs: four sticks and the two sides, after the squares,
+    # inside the strip, one job each.
+    extras = [leds["sticks"], leds["sticks"] + 1, leds["sticks"] + 2, leds["sticks"] + 3,
+              leds["side_black"], leds["side_white"]]
+    fits = True
+    for i in extras:
+        if i < leds["squares"] or i >= leds["count"] or extras.count(i) > 1:
+            fits = False
+    if not fits:
+        _say(messages, "leds: the four stick LEDs (sticks..sticks+3), side_black and "
+             "side_white must be different LEDs after the %d square LEDs and before "
+             "count; using the default LED layout" % leds["squares"])
+        return _copy(default)
+    return leds
+
+
+def _options(value, ruleset, messages):
+    if not isinstance(value, dict):
+        _say(messages, "options must be an object of ruleset options {...}; using {}")
+        return {}
+    try:
+        from engine import ruleset as make_ruleset
+    except ImportError:
+        return _copy(value)
+    try:
+        make_ruleset(ruleset, **value)
+    except Exception as e:  # the engine says what is wrong with the options
+        _say(messages, "options are not valid for ruleset %s (%s); using {}" % (ruleset, e))
+        return {}
+    return _copy(value)
+
+
+def validate(raw):
+    """Check a config as read from config.json; return (config, messages).
+
+    ``config`` is complete (every key of DEFAULTS) and safe to use; ``messages``
+    is a list of one-line explanations, empty when all was well. Never raises.
+    """
+    messages = []
+    try:
+        return _validate(raw, messages), messages
+    except Exception as e:   # a bug here must not stop the board from starting
+        _say(messages, "could not be checked (%s); using the defaults" % e)
+        return _copy(DEFAULTS), messages
+
+
+def _validate(raw, messages):
+    config = _copy(DEFAULTS)
+    if raw is None:
+        return config
+    if not isinstance(raw, dict):
+        _say(messages, "must hold one JSON object {...}; using the defaults")
+        return config
+    for key in sorted(raw):
+        if key not in DEFAULTS:
+            _say(messages, 'unknown key "%s" ignored' % key)
+    if "scanner" in raw:
+        config["scanner"] = _choice("scanner", raw["scanner"], SCANNERS,
+                                    DEFAULTS["scanner"], messages)
+    if "pins" in raw:
+        config["pins"] = _pins(raw["pins"], config["scanner"], messages)
+    if "leds" in raw:
+        config["leds"] = _leds(raw["leds"], messages)
+    for key in ("brightness_cap", "settle_ms", "debounce_scans", "long_press_ms"):
+        if key in raw:
+            config[key] = _number(key, raw[key], DEFAULTS[key], messages)
+    if "ruleset" in raw:
+        config["ruleset"] = _choice("ruleset", raw["ruleset"], RULESETS,
+                                    DEFAULTS["ruleset"], messages)
+    if "options" in raw:
+        config["options"] = _options(raw["options"], config["ruleset"], messages)
+    if "mode" in raw:
+        config["mode"] = _choice("mode", raw["mode"], MODES, DEFAULTS["mode"], messages)
+    if "computer" in raw:
+        section = _section("computer", raw["computer"], ("side", "level"), messages)
+        if section is not None:
+            if "side" in section:
+                config["computer"]["side"] = _choice(
+                    "computer.side", section["side"], SIDES, "B", messages)
+            if "level" in section:
+                config["computer"]["level"] = _number(
+                    "computer.level", section["level"], 2, messages)
+    if "museum" in raw:
+        known = ("attract_s", "reset_s", "reset_after_game_s")
+        section = _section("museum", raw["museum"], known, messages)
+        if section is not None:
+            for key in known:
+                if key in section:
+                    config["museum"][key] = _number(
+                        "museum." + key, section[key], DEFAULTS["museum"][key], messages)
+    return config
+
+
+def load(path=FILE):
+    """Read and check config.json; return (config, messages). Never raises.
+
+    A missing file is normal (a fresh board): defaults, no message. A file
+    that cannot be read or is not valid JSON: defaults and a message.
+    """
+    try:
+        f = open(path)
+    except OSError as e:
+        if e.args and e.args[0] == 2:          # ENOENT: no config.json yet
+            return _copy(DEFAULTS), []
+        return _copy(DEFAULTS), ["config.json: could not be opened (%s); using the defaults" % e]
+    try:
+        try:
+            text = f.read()
+        finally:
+            f.close()
+        raw = json.loads(text)
+    except Exception as e:
+        return _copy(DEFAULTS), [
+            "config.json: is not valid JSON (%s); using the defaults" % (e,)]
+    return validate(raw)

@@ -1,0 +1,229 @@
+"""What the lights show: roles turned into colours, blink patterns and brightness.
+
+The App decides what every LED means (a *role*: "target", "error", ...); this
+module decides what that looks like. Every role differs from every other by
+its blink pattern or its brightness, not only by its colour, so a player who
+cannot tell red from green still reads the board; colours come from the
+Okabe-Ito palette. Nothing blinks faster than 2 Hz (the limit is 3 Hz). A
+brightness cap limits every channel, and a current limiter scales the whole
+frame down whenever the strip would draw more than the power budget allows.
+docs/lights.md describes the roles for players and the power arithmetic.
+"""
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+from firmware import pins
+
+# -- palette --------------------------------------------------------------------
+# Okabe-Ito colours converted to linear light (gamma 2.2, since an LED has no
+# gamma curve) and scaled so the strongest channel is 255; a role's level then
+# sets how bright it looks.
+BLUE = (0, 95, 255)
+SKY_BLUE = (28, 146, 255)
+BLUISH_GREEN = (0, 255, 126)
+ORANGE = (255, 113, 0)
+VERMILLION = (255, 41, 0)
+YELLOW = (255, 228, 15)
+REDDISH_PURPLE = (255, 80, 163)
+WHITE = (255, 255, 255)
+OFF = (0, 0, 0)
+
+# -- brightness levels (share of the cap) ---------------------------------------
+FULL = const(255)
+HIGH = const(150)
+MID = const(80)
+LOW = const(36)
+
+# -- blink patterns -------------------------------------------------------------
+# A pattern is (kind, period_ms, data). "steps": data are the times within the
+# period where the light toggles, starting on at 0. "tri": a smooth rise and
+# fall (a triangle) from data (the floor, 0..255) to full and back.
+_STEADY = const(0)
+_STEPS = const(1)
+_TRI = const(2)
+
+PATTERNS = {
+    "steady": (_STEADY, 0, None),
+    "breathe": (_TRI, 2000, 40),            # 0.5 Hz smooth swell
+    "wave": (_TRI, 1000, 40),               # 1 Hz smooth swell
+    "glow": (_TRI, 4000, 0),                # 0.25 Hz, shifted along the path
+    "slow": (_STEPS, 1000, (500,)),         # 1 Hz: 500 ms on, 500 ms off
+    "fast": (_STEPS, 500, (250,)),          # 2 Hz: 250 ms on, 250 ms off
+    "double": (_STEPS, 1200, (200, 400, 600)),   # on-off-on, long pause
+    "blip": (_STEPS, 1000, (150,)),         # a short flash once a second
+}
+
+# role: (colour, pattern, level); every (pattern, level) pair is used once.
+STYLES = {
+    "": (OFF, "steady", 0),
+    "movable": (BLUE, "steady", MID),
+    "lifted": (SKY_BLUE, "breathe", MID),
+    "target": (BLUISH_GREEN, "steady", HIGH),
+    "put": (SKY_BLUE, "slow", FULL),
+    "take": (ORANGE, "double", FULL),
+    "error": (VERMILLION, "fast", FULL),
+    "missing": (YELLOW, "blip", FULL),
+    "computer_from": (REDDISH_PURPLE, "breathe", FULL),
+    "computer_to": (REDDISH_PURPLE, "slow", MID),
+    "turn": (YELLOW, "breathe", HIGH),
+    "nomove": (VERMILLION, "slow", HIGH),
+    "winner": (YELLOW, "wave", FULL),
+    "stick_white": (WHITE, "steady", FULL),
+    "stick_black": (ORANGE, "steady", LOW),
+    "attract": (SKY_BLUE, "glow", HIGH),
+    "setup": (BLUISH_GREEN, "breathe", LOW),
+}
+ROLES = tuple(sorted(STYLES))
+
+ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
+
+# -- power ----------------------------------------------------------------------
+# The figures are firmware/pins.py's, worked out in docs/hardware.md: each
+# channel draws LED_MA_PER_CHANNEL at 255, each LED LED_IDLE_MA when dark, the
+# rest of the board BOARD_MA, and we plan to 80 % of the supply's rating.
+USB_MA = const(500)
+
+
+def budget_ma(supply_ma=USB_MA):
+    """Current the whole board may draw from a supply rated ``supply_ma``."""
+    return supply_ma * 4 // 5
+
+
+def estimate_ma(frame, ma_per_channel=None, idle_ma=None, board_ma=None):
+    """Estimated current of the whole board showing ``frame``, in mA: every
+    channel draws ``ma_per_channel`` at 255 and in proportion below, every LED
+    ``idle_ma`` more, and the Pico and the rest of the board ``board_ma``."""
+    if ma_per_channel is None:
+        ma_per_channel = pins.LED_MA_PER_CHANNEL
+    if idle_ma is None:
+        idle_ma = pins.LED_IDLE_MA
+    if board_ma is None:
+        board_ma = pins.BOARD_MA
+    total = 0
+    for c in frame:
+        total += c[0] + c[1] + c[2]
+    return total * ma_per_channel / 255 + idle_ma * len(frame) + board_ma
+
+
+def wave(pattern, t):
+    """Brightness 0..255 of ``pattern`` (a PATTERNS value) at ``t`` ms."""
+    kind = pattern[0]
+    if kind == _STEADY:
+        return 255
+    period = pattern[1]
+    ph = t % period
+    if kind == _STEPS:
+        on = 255
+        for edge in pattern[2]:
+            if ph < edge:
+                return on
+            on = 255 - on
+        return on
+    half = period >> 1
+    x = ph if ph < half else period - ph
+    floor = pattern[2]
+    v = floor + (255 - floor) * x // half
+    return v & 0xF8 if v < 248 else 255   # coarse steps: fewer strip writes
+
+
+class Lights:
+    """Turns one role per LED into the colours to send to the strip.
+
+    ``leds_config`` is config["leds"]: "count" LEDs, and "supply_ma", the
+    rating of the supply (500 for USB, the default). ``cap`` is the
+    brightness cap, the largest value any channel may reach (0..255). The
+    current figures default to firmware/pins.py.
+    """
+
+    def __init__(self, leds_config, cap, ma_per_channel=None, idle_ma=None, board_ma=None):
+        count = leds_config["count"]
+        if cap < 0 or cap > 255:
+            raise ValueError("brightness cap must be 0..255")
+        self.count = count
+        self.cap = cap
+        if ma_per_channel is None:
+            ma_per_channel = pins.LED_MA_PER_CHANNEL
+        if idle_ma is None:
+            idle_ma = pins.LED_IDLE_MA
+        if board_ma is None:
+            board_ma = pins.BOARD_MA
+        self.ma_per_channel = ma_per_channel
+        self.idle_ma = idle_ma
+        self.board_ma = board_ma
+        self.budget_ma = budget_ma(leds_config.get("supply_ma", USB_MA))
+        # The largest sum of all channel values (0..255 each) of one frame with
+        # sum * ma_per_channel / 255 + idle_ma * count + board_ma <= budget.
+        spare = self.budget_ma - board_ma - idle_ma * count
+        self.max_channel_sum = int(spare * 255 // ma_per_channel) if spare > 0 else 0
+        self.limited = False           # the last frame was scaled down for power
+        self.changed = True            # the last frame differs from the one before
+        # Each role's colour at its level and under the cap, worked out once.
+        self._styles = {}
+        for role in STYLES:
+            colour, pattern, level = STYLES[role]
+            base = [c * level // 255 * cap // 255 for c in colour]
+            if level and cap and max(base) == 0:
+                base[colour.index(max(colour))] = 1   # dim, never invisible
+            self._styles[role] = (base[0], base[1], base[2], PATTERNS[pattern],
+                                  role == "attract")
+        self._dark = self._styles[""]
+        self._rgb = bytearray(3 * count)
+        self._packed = [0] * count
+        self.frame = [(0, 0, 0)] * count
+
+    def render(self, now_ms, led_roles):
+        """Colours for every LED in strip order, as a list of (r, g, b).
+
+        ``led_roles`` holds one role per LED (missing or unknown ones are
+        dark). The returned list is reused by the next call: copy it to keep
+        it. Its tuples are new only where a colour changed.
+        """
+        rgb = self._rgb
+        styles = self._styles
+        dark = self._dark
+        count = self.count
+        n = len(led_roles)
+        total = 0
+        for i in range(count):
+            style = styles.get(led_roles[i], dark) if i < n else dark
+            r = style[0]
+            g = style[1]
+            b = style[2]
+            if r | g | b:
+                pattern = style[3]
+                if pattern[0] != _STEADY:
+                    t = now_ms - i * ATTRACT_STEP_MS if style[4] else now_ms
+                    w = wave(pattern, t)
+                    if w != 255:
+                        r = r * w // 255
+                        g = g * w // 255
+                        b = b * w // 255
+            o = 3 * i
+            rgb[o] = r
+            rgb[o + 1] = g
+            rgb[o + 2] = b
+            total += r + g + b
+        limit = self.max_channel_sum
+        self.limited = total > limit
+        frame = self.frame
+        packed = self._packed
+        changed = False
+        for i in range(count):
+            o = 3 * i
+            r = rgb[o]
+            g = rgb[o + 1]
+            b = rgb[o + 2]
+            if self.limited:
+                r = r * limit // total
+                g = g * limit // total
+                b = b * limit // total
+            p = (r << 16) | (g << 8) | b
+            if p != packed[i]:
+                packed[i] = p
+                frame[i] = (r, g, b)
+                changed = True
+        self.changed = changed
+        return frame

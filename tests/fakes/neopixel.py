@@ -1,0 +1,59 @@
+"""A fake of MicroPython's ``neopixel`` module that records what was sent.
+
+Same shape as the real driver (``NeoPixel(pin, n, bpp=3, timing=1)``, ``buf``,
+``ORDER``, item access, ``fill``, ``write``), but ``write()`` keeps a copy of
+the bytes instead of clocking them out. Every strip made is in ``strips``.
+
+    import neopixel
+    strip = neopixel.strips[-1]
+    len(strip.writes)          # how many frames were sent
+    strip.colours()            # the last frame sent, as (r, g, b) per LED
+"""
+
+strips = []
+
+
+class NeoPixel:
+    ORDER = (1, 0, 2, 3)           # GRB on the wire, like WS2812B
+
+    def __init__(self, pin, n, bpp=3, timing=1):
+        self.pin = pin
+        self.n = n
+        self.bpp = bpp
+        self.timing = timing
+        self.buf = bytearray(n * bpp)
+        self.writes = []           # bytes of each frame sent
+        strips.append(self)
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, v):
+        offset = i * self.bpp
+        for k in range(self.bpp):
+            self.buf[offset + self.ORDER[k]] = v[k]
+
+    def __getitem__(self, i):
+        offset = i * self.bpp
+        return tuple(self.buf[offset + self.ORDER[k]] for k in range(self.bpp))
+
+    def fill(self, v):
+        for i in range(self.n):
+            self[i] = v
+
+    def write(self):
+        self.writes.append(bytes(self.buf))
+
+    def colours(self, order="GRB", index=-1):
+        """Frame number ``index`` as sent, decoded as (r, g, b) per LED."""
+        data = self.writes[index]
+        r = order.index("R")
+        g = order.index("G")
+        b = order.index("B")
+        return [(data[3 * i + r], data[3 * i + g], data[3 * i + b]) for i in range(self.n)]
+
+
+def reset():
+    """Forget every strip (between tests)."""
+    while strips:
+        strips.pop()
