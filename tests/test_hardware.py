@@ -72,6 +72,30 @@ def test_shipped_pin_map_passes_the_checks():
     assert len(pinmap["pins"]["matrix_cols"]) == 5
 
 
+def shipped_configs():
+    """Every JSON file the project ships that carries a pin map."""
+    found = []
+    for folder in ("hardware", "firmware", "docs", "host_tools"):
+        base = os.path.join(ROOT, folder)
+        for dirpath, _, names in os.walk(base):
+            for name in sorted(names):
+                if name.endswith(".json"):
+                    path = os.path.join(dirpath, name)
+                    with open(path) as f:
+                        try:
+                            data = json.load(f)
+                        except ValueError:
+                            continue
+                    if isinstance(data, dict) and "pins" in data:
+                        found.append(os.path.relpath(path, ROOT))
+    return found
+
+
+@pytest.mark.parametrize("path", shipped_configs())
+def test_every_shipped_configuration_passes_the_pin_checks(path):
+    hardware.load_pinmap(os.path.join(ROOT, path))
+
+
 def test_shipped_pin_map_also_works_with_the_shift_register_chain():
     pinmap = shipped()
     pinmap["scanner"] = "shift"
