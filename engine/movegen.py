@@ -124,6 +124,7 @@ def _make_move(rs, position, lifted, mover, origin, to, capture, throw):
     side = position.turn
     if capture:
         after[origin] = position.cells[to]       # C6: the captured piece takes the origin
+        after[to] = E                            # ... and the mover may move on (K11)
     final = to
     if to != OFF:
         onward = rs.happiness.get(to)

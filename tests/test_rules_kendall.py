@@ -185,3 +185,10 @@ def test_K_random_games_all_end():
     for seed in range(30):
         game = play_game(ruleset(K), seed)
         assert game.winner in ("B", "W"), "seed %d" % seed
+
+
+def test_K11_a_capture_on_26_swaps_then_moves_on_to_29():
+    # found by the random-game property test: the captured piece goes to the
+    # origin, and the mover still moves on from the House of Happiness
+    result = moves(K, P("W", W=[23], B=[22, 26]), 3)
+    assert result == {"23-26": P("B", W=[29], B=[22, 23]).text()}
