@@ -10,7 +10,7 @@
     'BWBWBWBWB.W................... W'
 """
 
-from engine.position import Position, PositionError, BLACK, WHITE, other
+from engine.position import Position, PositionError, BLACK, WHITE, OFF, other
 from engine.rules import parse_ruleset
 from engine import sticks as _sticks
 
@@ -24,7 +24,7 @@ class Game:
         self.start = position if position is not None else rs.start()
         rs.check_position(self.start)
         self.position = self.start
-        self.history = []         # (side, throw, move text or None, position before)
+        self._plies = PlyLog()    # one packed entry a move or pass, see _pack
         self.opening = []         # opening throw values (K4, H4)
         self.throw = None         # the pending throw value, if any
         self.ended = None         # (winner or None for a draw, points) once over
@@ -67,7 +67,7 @@ class Game:
             raise PositionError("throw the sticks before moving")
         text = move if isinstance(move, str) else move.text
         found = self.ruleset.find_move(self.position, self.throw, text)
-        self.history.append((self.position.turn, self.throw, found.text, self.position))
+        self._plies.append(_pack(self.position, self.throw, found))
         self.position = found.after
         self.throw = None
         winner = self.ruleset.winner(self.position)
@@ -81,7 +81,7 @@ class Game:
             raise PositionError("throw the sticks before passing")
         if self.legal_moves():
             raise PositionError("a legal move exists; passing is not allowed")
-        self.history.append((self.position.turn, self.throw, None, self.position))
+        self._plies.append(_pack(self.position, self.throw, None))
         if self.ruleset.no_move == "end":
             self.ended = self._scored_end()
         else:
@@ -98,13 +98,22 @@ class Game:
 
     def undo(self):
         """Take back the last move or pass; return its history entry."""
-        if not self.history:
+        if not self._plies:
             raise PositionError("nothing to undo")
-        entry = self.history.pop()
+        entry = _unpack(self._plies.pop())
         self.position = entry[3]
         self.throw = None
         self.ended = None
         return entry
+
+    @property
+    def history(self):
+        """Every move and pass so far: (side, throw, move text or None, position before)."""
+        return [_unpack(self._plies[i]) for i in range(len(self._plies))]
+
+    @property
+    def ply_count(self):
+        return len(self._plies)
 
     # -- the end ----------------------------------------------------------
 
@@ -131,7 +140,8 @@ class Game:
         lines = [RECORD_HEADER, "ruleset " + spec, "start " + self.start.text()]
         if self.opening:
             lines.append("opening " + " ".join(str(v) for v in self.opening))
-        for side, value, text, _ in self.history:
+        for i in range(len(self._plies)):
+            side, value, text, _ = _unpack(self._plies[i])
             lines.append("%s %d %s" % (side, value, text or "pass"))
         if self.ended:
             lines.append("end %s %d" % (self.ended[0] or "draw", self.ended[1]))
@@ -153,6 +163,67 @@ class Game:
         if game is None:
             raise PositionError("record has no ruleset line")
         return game
+
+
+PLY_BYTES = 34
+PLIES_PER_CHUNK = 16
+
+
+class PlyLog:
+    """The plies of a game in fixed-size chunks.
+
+    A long game on the Pico must not need one large contiguous block (a list
+    of hundreds of entries fails to grow on a fragmented heap), so plies are
+    kept 16 to a 544-byte chunk.
+    """
+
+    def __init__(self):
+        self.chunks = []
+        self.count = 0
+
+    def __len__(self):
+        return self.count
+
+    def append(self, packed):
+        slot = self.count % PLIES_PER_CHUNK
+        if slot == 0:
+            self.chunks.append(bytearray(PLY_BYTES * PLIES_PER_CHUNK))
+        start = slot * PLY_BYTES
+        self.chunks[-1][start:start + PLY_BYTES] = packed
+        self.count += 1
+
+    def __getitem__(self, index):
+        if index < 0:
+            index += self.count
+        if not 0 <= index < self.count:
+            raise IndexError("ply index out of range")
+        start = (index % PLIES_PER_CHUNK) * PLY_BYTES
+        return bytes(self.chunks[index // PLIES_PER_CHUNK][start:start + PLY_BYTES])
+
+    def pop(self):
+        packed = self[-1]
+        self.count -= 1
+        if self.count % PLIES_PER_CHUNK == 0:
+            self.chunks.pop()
+        return packed
+
+
+def _pack(position, throw, move):
+    """A ply in 34 bytes (the Pico keeps a whole game's history in RAM): the 30
+    squares before it, the side, the throw, the move's origin and ``to`` (0 for a pass)."""
+    if move is None:
+        tail = bytes((ord(position.turn), throw, 0, 0))
+    else:
+        tail = bytes((ord(position.turn), throw, move.origin, move.to))
+    return position.cells[1:31] + tail
+
+
+def _unpack(packed):
+    side = chr(packed[30])
+    text = None
+    if packed[32]:
+        text = "%d-%s" % (packed[32], "off" if packed[33] == OFF else packed[33])
+    return side, packed[31], text, Position(b"#" + packed[:30] + b"#", side)
 
 
 def _opt_text(value):
@@ -204,7 +275,7 @@ def play_game(rs, seed, choose=None, max_plies=5000):
     game = Game(rs, rng)
     game.play_opening()
     while not game.is_over():
-        if len(game.history) >= max_plies:
+        if game.ply_count >= max_plies:
             raise PositionError("game with seed %d did not end within %d plies" % (seed, max_plies))
         if game.throw is None:
             game.throw_sticks()
