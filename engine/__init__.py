@@ -3,8 +3,11 @@
     >>> from engine import ruleset
     >>> rs = ruleset("kendall")
     >>> start = rs.start()
-    >>> [m.text for m in rs.legal_moves(start, 1)]
-    ['10-11']
+    >>> [m.text for m in rs.legal_moves(start, 2)]
+    ['10-12']
+    >>> move = rs.legal_moves(start, 2)[0]
+    >>> move.after.text(), move.again
+    ('BWBWBWBWB..W.................. B', False)
 """
 
 from engine.position import (

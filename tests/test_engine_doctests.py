@@ -1,0 +1,15 @@
+"""The examples in the engine's docstrings are true."""
+
+import doctest
+
+import pytest
+
+import engine
+import engine.game
+import engine.position
+
+
+@pytest.mark.parametrize("module", [engine, engine.game, engine.position])
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
