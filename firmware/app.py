@@ -1,0 +1,635 @@
+"""The board's game flow: one App, stepped with the time and the raw inputs.
+
+    app = App(config=None, store_dir=None, rng=None)
+    events = app.step(now_ms, occupancy, button)
+    app.roles, app.frame
+
+The hardware loop on the Pico, the browser simulator and the tests all drive
+this same object; only where the occupancy and the button level come from
+differs. Everything the App knows about the rules comes from the engine
+(``engine.rules``, ``engine.game``); everything about reading moves off the
+board from ``firmware.recognise``; everything about colours from
+``firmware.lights``.
+
+States (``app.state``):
+
+    setup      the board is checked against the position (power-on, new game,
+               resumed game): ``put`` / ``take`` until it matches
+    opening    the players throw in turn; the first 1 starts (K4, H4)
+    throw      waiting for the side to move to press the throw button
+    move       a throw is pending: lift a piece, its destinations light up
+    nomove     the throw has no legal move: shown, then the turn is lost
+               (K15, H14) or the game ends (H14 option ``no_move="end"``)
+    takeback   a long press took the last move back: restore the board
+    mismatch   the board does not match anything legal (during opening,
+               throw or move); the game goes on once it does
+    game_over  the winner is shown (K16, H15); a long press starts a new game
+
+Time comes only from ``now_ms``; intervals are differences, through
+``time.ticks_diff`` where it exists, so the Pico's wrapping ms counter is fine.
+An idle step (nothing changed, no timer due, no blink phase to draw) returns
+the same empty list and allocates nothing.
+"""
+
+import os
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+try:
+    from time import ticks_diff
+except ImportError:
+    def ticks_diff(a, b):
+        return a - b
+
+from engine.game import Game
+from engine.position import BLACK, WHITE
+from engine.rules import ruleset as make_ruleset
+from engine.sticks import throw_from_bits
+from firmware import config as _config
+from firmware import recognise as rec
+from firmware.lights import Lights, STYLES, PATTERNS
+from firmware.scan import Debouncer, Button
+from firmware.store import Store, ruleset_spec
+
+SQUARES = const(30)
+NOMOVE_MS = const(2000)      # how long "no legal move" is shown before the pass
+FRAME_MS = const(40)         # redraw period while something blinks or swells
+
+SETUP = "setup"
+OPENING = "opening"
+THROW = "throw"
+MOVE = "move"
+NOMOVE = "nomove"
+TAKEBACK = "takeback"
+GAME_OVER = "game_over"
+MISMATCH = "mismatch"
+
+_NO_EVENTS = []              # returned by every step that has nothing to say
+
+# Roles whose look changes with time: the frame is redrawn while one shows.
+_ANIMATED = {}
+for _role in STYLES:
+    if PATTERNS[STYLES[_role][1]][0] != 0:
+        _ANIMATED[_role] = True
+
+
+def default_rng():
+    """``random.getrandbits``, seeded from os.urandom where the port has it."""
+    import random
+    urandom = getattr(os, "urandom", None)
+    if urandom is not None and hasattr(random, "seed"):
+        try:
+            b = urandom(4)
+            random.seed(b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24))
+        except Exception:   # no entropy source: the port's own seed will do
+            pass
+    return random.getrandbits
+
+
+def sticks_for(value, rs):
+    """Stick faces that make ``value`` (C3), for a throw known only by value."""
+    whites = 0 if value == rs.zero_value else value
+    return tuple(1 if i < whites else 0 for i in range(4))
+
+
+class App:
+    """The Senet board: turns scans and button presses into a game."""
+
+    def __init__(self, config=None, store_dir=None, rng=None):
+        cfg, messages = _config.validate(config)
+        self.config = cfg
+        self._queue = []                 # events to hand out on the next step
+        if messages:
+            self._queue.append({"event": "config", "messages": messages})
+        self._rng = rng if rng is not None else default_rng()
+        self._settle_ms = cfg["settle_ms"]
+        self._debouncer = Debouncer(SQUARES, cfg["debounce_scans"])
+        self._button = Button(long_ms=cfg["long_press_ms"], ticks_diff=ticks_diff)
+        leds = cfg["leds"]
+        self._lights = Lights(leds, cfg["brightness_cap"])
+        self._stick_led = leds["sticks"]
+        self._side_led = {BLACK: leds["side_black"], WHITE: leds["side_white"]}
+        self._led_roles = [""] * leds["count"]
+        self.roles = [""] * SQUARES
+        self.frame = self._lights.render(0, self._led_roles)
+        self.mode = cfg["mode"]          # "two_players"; see _mode_tick
+        self._recogniser = rec.Recogniser()
+        self._store = Store(store_dir) if store_dir else None
+
+        self._next_rs = make_ruleset(cfg["ruleset"], **cfg["options"])
+        game = None
+        if self._store is not None:
+            game, reason = self._store.load()
+            if reason is not None:
+                self._queue.append({"event": "notice",
+                                    "message": "saved game unreadable, new game started",
+                                    "reason": reason})
+        self._resumed = game is not None
+        self.game = game if game is not None else Game(self._next_rs)
+
+        # the board as debounced and at rest
+        self._occ = 0
+        self._changed_at = None
+        self._settled = False
+        self._now = 0
+        # what the lights show besides the squares
+        self.sticks = None
+        self._player = 1                 # opening: whose throw it is (1 or 2)
+        self._mismatch = None            # (extra, missing) reported, or None
+        self._reported = None            # last setup check reported
+        self._nomove_at = 0
+        self._target = 0                 # setup / takeback: the wanted occupancy
+        self._swaps = 0                  # takeback of a capture: squares to swap
+        self._lifted = 0                 # takeback: squares lifted since it began
+        self._dirty = True
+        self._animated = False
+        self._frame_at = 0
+        self._events = None
+        self._enter_setup()
+        if self.game.throw is not None:
+            self.sticks = sticks_for(self.game.throw, self.game.ruleset)
+
+    # -- what a simulator or the serial line reads --------------------------
+
+    @property
+    def position(self):
+        return self.game.position.text()
+
+    @property
+    def ruleset(self):
+        return self.game.ruleset.name
+
+    @property
+    def state(self):
+        if self._mismatch is not None and self._state in (OPENING, THROW, MOVE):
+            return MISMATCH
+        return self._state
+
+    @property
+    def throw(self):
+        return self.game.throw
+
+    @property
+    def turn(self):
+        return self.game.position.turn
+
+    @property
+    def moves(self):
+        """The legal moves of the pending throw (engine Move objects)."""
+        return self._recogniser.moves if self._state == MOVE else []
+
+    # -- the step ------------------------------------------------------------
+
+    def step(self, now_ms, occupancy, button):
+        """Feed one scan and the button level at ``now_ms``; return events.
+
+        The returned list belongs to the caller when it holds events; an
+        empty result is one shared list, not to be changed.
+        """
+        self._now = now_ms
+        self._events = None
+        if self._queue:
+            self._events = self._queue
+            self._queue = []
+        if self._changed_at is None:
+            self._changed_at = now_ms
+            self._frame_at = now_ms - FRAME_MS
+        occ = self._debouncer.update(occupancy)
+        if occ != self._occ:
+            old = self._occ
+            self._occ = occ
+            self._changed_at = now_ms
+            self._settled = False
+            self._board_changed(old, occ)
+        elif not self._settled and ticks_diff(now_ms, self._changed_at) >= self._settle_ms:
+            self._settled = True
+            self._board_settled()
+        press = self._button.update(now_ms, button)
+        if press is not None:
+            if press == "long":
+                self._long_press()
+            else:
+                self._short_press()
+        if self._state == NOMOVE and ticks_diff(now_ms, self._nomove_at) >= NOMOVE_MS:
+            self._lose_turn()
+        self._mode_tick(now_ms)
+        if self._dirty or (self._animated and ticks_diff(now_ms, self._frame_at) >= FRAME_MS):
+            self._render(now_ms)
+        events = self._events
+        if events is None:
+            return _NO_EVENTS
+        self._events = None
+        return events
+
+    def command(self, cmd):
+        """Carry out a serial command (a dict from protocol.parse_command)."""
+        self._events = None
+        name = cmd.get("cmd") if isinstance(cmd, dict) else None
+        if name == "state":
+            self._emit(self.state_event())
+        elif name == "undo":
+            self._long_press_takeback()
+        elif name == "throw":
+            self._short_press()
+        elif name == "new":
+            self._command_new(cmd)
+        else:
+            self._emit({"event": "error", "message": "unknown command %r" % (name,)})
+        if self._dirty:
+            self._render(self._now)
+        events = self._events or []
+        self._events = None
+        return events
+
+    def state_event(self):
+        return {"event": "state", "position": self.position, "ruleset": self.ruleset,
+                "state": self.state, "turn": self.turn, "throw": self.throw,
+                "sticks": list(self.sticks) if self.sticks else None,
+                "roles": list(self.roles)}
+
+    # -- inputs ---------------------------------------------------------------
+
+    def _board_changed(self, old, occ):
+        """A debounced change: follow the hands at once, judge only at rest."""
+        state = self._state
+        if state == MOVE:
+            r = self._recogniser
+            r.record(old, occ)
+            if self._mismatch is None:
+                verdict = r.classify(occ, self.roles)
+                if verdict == rec.MISMATCH or verdict == rec.DONE:
+                    r.classify(r.base, self.roles)    # judged when at rest
+            self._dirty = True
+        elif state == SETUP or state == TAKEBACK:
+            self._lifted |= old & ~occ
+            self._show_restore()
+
+    def _board_settled(self):
+        state = self._state
+        occ = self._occ
+        if state == SETUP or state == TAKEBACK:
+            if self._show_restore():
+                self._board_ready()
+            else:
+                self._report_setup()
+        elif state == OPENING or state == THROW:
+            expected = self.game.position.occupancy()
+            if occ == expected:
+                self._resolve()
+            else:
+                self._report_mismatch(occ & ~expected, expected & ~occ)
+        elif state == MOVE:
+            r = self._recogniser
+            verdict = r.classify(occ, self.roles)
+            self._dirty = True
+            if verdict == rec.DONE:
+                self._mismatch = None
+                self._commit(r.move)
+            elif verdict == rec.MISMATCH:
+                self._report_mismatch(r.extra, r.missing)
+            else:
+                self._resolve()
+
+    def _short_press(self):
+        state = self._state
+        if state == OPENING or state == THROW:
+            if self._occ != self.game.position.occupancy() or self._mismatch is not None:
+                self._emit({"event": "notice",
+                            "message": "throw ignored: the board does not match the game"})
+                return
+            if state == OPENING:
+                self._opening_throw()
+            else:
+                self._throw()
+        elif state == MOVE:
+            # A throw is never split or replaced (C4): finish the move first.
+            self._emit({"event": "notice", "message": "throw ignored: finish the move first"})
+        elif state == NOMOVE:
+            self._lose_turn()             # acknowledged: no need to wait
+
+    def _long_press(self):
+        if self._state == GAME_OVER or self._state == SETUP:
+            self._new_game(self._next_rs)
+        else:
+            self._long_press_takeback()
+
+    # -- setup check and takeback ---------------------------------------------
+
+    def _enter_setup(self):
+        self._state = SETUP
+        self._target = self.game.position.occupancy()
+        self._swaps = 0
+        self._lifted = 0
+        self._mismatch = None
+        self._reported = None
+        self._settled = False
+        self._show_restore()
+
+    def _show_restore(self):
+        done = rec.restore_roles(self.roles, self._target, self._occ, self._swaps,
+                                 self._lifted)
+        self._dirty = True
+        return done
+
+    def _report_setup(self):
+        extra = self._occ & ~self._target
+        missing = (self._target & ~self._occ) | (self._swaps & ~self._lifted)
+        if self._reported != (extra, missing):
+            self._reported = (extra, missing)
+            self._emit({"event": "setup", "extra": rec.squares_of(extra),
+                        "missing": rec.squares_of(missing)})
+
+    def _board_ready(self):
+        """The board matches the game: carry on where it stands."""
+        game = self.game
+        self._emit({"event": "ready", "position": self.position, "ruleset": self.ruleset,
+                    "resumed": self._resumed or bool(game.history) or game.throw is not None})
+        self._resumed = False
+        if game.is_over():
+            self._enter_game_over()
+        elif game.throw is not None:
+            self._enter_move()
+        elif not game.history and not game.opening:
+            self._enter_opening()
+        else:
+            self._enter_throw()
+
+    def _long_press_takeback(self):
+        """Take back the last move (a lost turn has nothing to take back on the
+        board, so it goes too); the board then shows how to restore it."""
+        game = self.game
+        has_move = False
+        for entry in game.history:
+            if entry[2] is not None:
+                has_move = True
+        if not has_move or self._state in (SETUP, GAME_OVER):
+            self._emit({"event": "notice", "message": "nothing to take back"})
+            return
+        before = game.position
+        entry = game.undo()
+        while entry[2] is None:
+            entry = game.undo()
+        game.set_throw(entry[1])           # the same throw, played again
+        self.sticks = sticks_for(entry[1], game.ruleset)
+        self._save()
+        self._emit({"event": "undo", "side": entry[0], "move": entry[2],
+                    "position": self.position, "throw": entry[1]})
+        self._state = TAKEBACK
+        after = game.position
+        self._target = after.occupancy()
+        swaps = 0
+        for s in range(1, SQUARES + 1):
+            if before.cells[s] != after.cells[s] and before.at(s) != "." and after.at(s) != ".":
+                swaps |= rec.bit(s)
+        self._swaps = swaps
+        self._lifted = 0
+        self._mismatch = None
+        self._reported = None
+        self._settled = False
+        self._show_restore()
+
+    # -- the opening (K4, H4) ------------------------------------------------
+
+    def _enter_opening(self):
+        self._state = OPENING
+        self._player = 1
+        self.sticks = None
+        rec.clear(self.roles)
+        self._dirty = True
+
+    def _opening_throw(self):
+        t = self._roll()
+        game = self.game
+        game.opening.append(t.value)
+        self._emit({"event": "throw", "side": None, "player": self._player,
+                    "value": t.value, "sticks": list(t.sticks), "opening": True})
+        if t.value == 1:
+            # K4, H4: the first to throw a 1 takes the side that starts and
+            # moves with that throw.
+            side = game.position.turn
+            self._emit({"event": "start", "side": side, "player": self._player})
+            game.set_throw(1)
+            self._save()
+            self._enter_move()
+        else:
+            self._player = 3 - self._player
+            self._dirty = True
+
+    # -- throwing and moving -------------------------------------------------
+
+    def _roll(self):
+        t = throw_from_bits(self.game.ruleset, self._rng(4))
+        self.sticks = t.sticks
+        self._dirty = True
+        return t
+
+    def _enter_throw(self):
+        self._state = THROW
+        self._mismatch = None
+        rec.clear(self.roles)
+        self._dirty = True
+        self._check_now()
+
+    def _throw(self):
+        t = self._roll()
+        game = self.game
+        game.set_throw(t.value)
+        moves = game.legal_moves()
+        self._emit({"event": "throw", "side": game.position.turn, "value": t.value,
+                    "sticks": list(t.sticks), "moves": [m.text for m in moves]})
+        if moves:
+            self._enter_move(moves)
+        else:
+            self._state = NOMOVE
+            self._nomove_at = self._now
+            rec.clear(self.roles)
+
+    def _enter_move(self, moves=None):
+        """A throw is pending: the legal moves are worked out once, here."""
+        game = self.game
+        if moves is None:
+            moves = game.legal_moves()
+        if not moves:
+            self._state = NOMOVE
+            self._nomove_at = self._now
+            rec.clear(self.roles)
+            self._dirty = True
+            return
+        self._state = MOVE
+        self._mismatch = None
+        self._recogniser.begin(game.position.occupancy(), moves)
+        self._recogniser.classify(self._occ, self.roles)
+        self._dirty = True
+        self._check_now()
+
+    def _check_now(self):
+        """Judge the board at once if it is already at rest."""
+        if self._settled:
+            self._board_settled()
+
+    def _commit(self, move):
+        """The board shows a legal move: play it in the engine and save."""
+        game = self.game
+        side = game.position.turn
+        game.play(move)
+        self._emit({"event": "move", "side": side, "move": move.text,
+                    "after": game.position.text(), "again": move.again})
+        self._save()
+        if game.is_over():
+            self._announce_end()
+        else:
+            self._enter_throw()
+
+    def _lose_turn(self):
+        """No legal move (K15, H14): the turn is lost, or the game ends."""
+        game = self.game
+        side = game.position.turn
+        value = game.throw
+        game.pass_turn()
+        if game.is_over():
+            self._save()
+            self._announce_end()        # H14 option no_move="end", scored by H15
+            return
+        self._emit({"event": "pass", "side": side, "throw": value,
+                    "next": game.position.turn})
+        self._save()
+        self._enter_throw()
+
+    def _announce_end(self):
+        game = self.game
+        rs = game.ruleset
+        pos = game.position
+        self._emit({"event": "game_over", "winner": game.winner, "score": game.score,
+                    "points": {BLACK: rs.points(pos, BLACK), WHITE: rs.points(pos, WHITE)}})
+        self._enter_game_over()
+
+    def _enter_game_over(self):
+        self._state = GAME_OVER
+        self._mismatch = None
+        rec.clear(self.roles)
+        # H15: the winner's score, shown as that many lit squares from square 1.
+        score = self.game.score or 0
+        for i in range(min(score, SQUARES)):
+            self.roles[i] = "winner"
+        self._dirty = True
+
+    # -- mistakes --------------------------------------------------------------
+
+    def _report_mismatch(self, extra, missing):
+        if self._mismatch != (extra, missing):
+            self._mismatch = (extra, missing)
+            rec.show_mismatch(self.roles, extra, missing)
+            self._dirty = True
+            self._emit({"event": "mismatch", "extra": rec.squares_of(extra),
+                        "missing": rec.squares_of(missing)})
+
+    def _resolve(self):
+        if self._mismatch is not None:
+            self._mismatch = None
+            if self._state != MOVE:
+                rec.clear(self.roles)
+            self._dirty = True
+            self._emit({"event": "resolved"})
+
+    # -- new games ----------------------------------------------------------
+
+    def _new_game(self, rs):
+        self.game = Game(rs)
+        self._resumed = False
+        self.sticks = None
+        self._save()
+        self._emit({"event": "new", "ruleset": ruleset_spec(rs),
+                    "position": self.position})
+        self._enter_setup()
+        self._check_now()
+
+    def _command_new(self, cmd):
+        name = cmd.get("ruleset", self._next_rs.name)
+        options = cmd.get("options", {} if "ruleset" in cmd else self._next_rs.options)
+        try:
+            if not isinstance(options, dict):
+                raise ValueError("options must be an object")
+            rs = make_ruleset(name, **options)
+        except Exception as e:
+            self._emit({"event": "error", "message": "new: %s" % (e,)})
+            return
+        self._next_rs = rs
+        self._new_game(rs)
+
+    # -- extension point -------------------------------------------------------
+
+    def _mode_tick(self, now_ms):
+        """Hook for the other modes of config["mode"], called every step.
+
+        "two_players" needs nothing here. A "computer" mode would throw for
+        its side when ``self._state == THROW`` and, in MOVE, light its chosen
+        move with the roles "computer_from"/"computer_to" (the recogniser
+        then accepts that move as any other). A "museum" mode would count
+        idle time from ``self._changed_at`` and the last press, show an
+        "attract" animation, and call ``self._new_game`` after a timeout.
+        """
+        return None
+
+    # -- output -----------------------------------------------------------------
+
+    def _emit(self, event):
+        if self._events is None:
+            self._events = []
+        self._events.append(event)
+
+    def _save(self):
+        if self._store is None:
+            return
+        try:
+            self._store.save(self.game)
+        except Exception as e:   # a full or failing flash must not stop the game
+            self._emit({"event": "notice", "message": "could not save the game (%s)" % (e,)})
+
+    def _render(self, now_ms):
+        """Compose every LED's role and let the lights turn them into colours."""
+        led = self._led_roles
+        roles = self.roles
+        animated = False
+        for i in range(SQUARES):
+            role = roles[i]
+            led[i] = role
+            if role in _ANIMATED:
+                animated = True
+        sticks = self.sticks
+        for i in range(4):
+            if sticks is None:
+                role = ""
+            else:
+                role = "stick_white" if sticks[i] else "stick_black"
+            led[self._stick_led + i] = role
+        black, white = self._side_roles()
+        led[self._side_led[BLACK]] = black
+        led[self._side_led[WHITE]] = white
+        if black in _ANIMATED or white in _ANIMATED:
+            animated = True
+        self.frame = self._lights.render(now_ms, led)
+        self._animated = animated
+        self._dirty = False
+        self._frame_at = now_ms
+
+    def _side_roles(self):
+        """The two side LEDs: whose throw, no move, the winner."""
+        state = self._state
+        if state == SETUP:
+            return "", ""
+        if state == OPENING:
+            # The opening has players, not colours yet: player 1 throws at
+            # the black light, player 2 at the white one (K4, H4).
+            return ("turn", "") if self._player == 1 else ("", "turn")
+        if state == GAME_OVER:
+            winner = self.game.winner
+            if winner is None:
+                return "winner", "winner"          # H14/H15 drawn score
+            return ("winner", "") if winner == BLACK else ("", "winner")
+        role = "nomove" if state == NOMOVE else "turn"
+        turn = self.game.position.turn
+        return (role, "") if turn == BLACK else ("", role)
+

@@ -1,0 +1,190 @@
+"""Saving the game so a power cut loses nothing.
+
+After every committed move (and pass, takeback, new game) the App writes the
+whole game as one small JSON object to ``game.tmp`` and renames it over
+``game.json``. A rename is atomic on the Pico's littlefs and on POSIX, so at
+any instant ``game.json`` holds either the game before the move or the game
+after it, never half of one. Where a rename cannot replace a file (FAT), the
+old file is removed first, and ``load`` falls back to ``game.tmp``, which at
+that moment is complete.
+
+Loading replays the saved history through the rules engine, so a file that
+was edited, truncated or written by another version can only ever give a
+legal game or a clear reason why not. Only ``os`` and ``json`` are used, as
+both exist on MicroPython.
+
+File format (version 1)::
+
+    {"version": 1, "ruleset": "hungarian:no_move=end",
+     "start": "WBWBWBWBWB.................... B",
+     "opening": [3, 2, 1],
+     "history": [["B", 1, "10-11"], ["B", 2, null], ...],
+     "position": "<position text now>", "throw": 4}
+
+``history`` holds (side, throw, move text or null for a lost turn);
+``throw`` is the throw still to be played, or null.
+"""
+
+import json
+import os
+
+from engine.game import Game
+from engine.position import Position
+from engine.rules import parse_ruleset
+
+VERSION = 1
+NAME = "game.json"
+TEMP = "game.tmp"
+
+
+def join(folder, name):
+    """``folder/name`` without os.path, which MicroPython lacks."""
+    if not folder:
+        return name
+    if folder.endswith("/"):
+        return folder + name
+    return folder + "/" + name
+
+
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+def remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def ruleset_spec(rs):
+    """``"hungarian:no_move=end"``: the text engine.rules.parse_ruleset reads."""
+    spec = rs.name
+    keys = sorted(rs.options)
+    if keys:
+        parts = []
+        for k in keys:
+            v = rs.options[k]
+            if v is True:
+                v = "true"
+            elif v is False:
+                v = "false"
+            parts.append("%s=%s" % (k, v))
+        spec += ":" + ",".join(parts)
+    return spec
+
+
+def game_to_dict(game):
+    history = []
+    for entry in game.history:
+        history.append([entry[0], entry[1], entry[2]])
+    return {
+        "version": VERSION,
+        "ruleset": ruleset_spec(game.ruleset),
+        "start": game.start.text(),
+        "opening": list(game.opening),
+        "history": history,
+        "position": game.position.text(),
+        "throw": game.throw,
+    }
+
+
+def game_from_dict(data):
+    """Replay a saved game through the engine; raise ValueError saying why not."""
+    if not isinstance(data, dict):
+        raise ValueError("not a saved game object")
+    if data.get("version") != VERSION:
+        raise ValueError("saved game version %r, this firmware reads %d" % (
+            data.get("version"), VERSION))
+    try:
+        rs = parse_ruleset(data["ruleset"])
+        game = Game(rs, position=Position.parse(data["start"]))
+        opening = data.get("opening") or []
+        for v in opening:
+            if not isinstance(v, int):
+                raise ValueError("opening throws must be numbers")
+        game.opening = list(opening)
+        for entry in data["history"]:
+            side, value, text = entry[0], entry[1], entry[2]
+            if side != game.position.turn:
+                raise ValueError("history says %s moved, but it was %s's turn" % (
+                    side, game.position.turn))
+            game.set_throw(value)
+            if text is None:
+                game.pass_turn()
+            else:
+                game.play(text)
+        if game.position.text() != data["position"]:
+            raise ValueError("history does not lead to the saved position")
+        if data.get("throw") is not None:
+            game.set_throw(data["throw"])
+    except ValueError:
+        raise
+    except Exception as e:   # KeyError, TypeError, IndexError, PositionError...
+        raise ValueError("saved game is damaged (%s)" % (e,))
+    return game
+
+
+class Store:
+    """The saved game in ``folder`` (None: nothing is saved)."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.path = join(folder, NAME)
+        self.temp = join(folder, TEMP)
+
+    def save(self, game):
+        """Write the game atomically: temporary file, then rename over."""
+        text = json.dumps(game_to_dict(game))
+        f = open(self.temp, "w")
+        try:
+            f.write(text)
+            f.flush()
+            try:
+                os.fsync(f.fileno())          # CPython; MicroPython has no fsync
+            except (AttributeError, OSError):
+                pass
+        finally:
+            f.close()
+        try:
+            os.rename(self.temp, self.path)
+        except OSError:
+            remove(self.path)                 # FAT cannot rename over a file
+            os.rename(self.temp, self.path)
+        sync = getattr(os, "sync", None)
+        if sync is not None:
+            try:
+                sync()
+            except OSError:
+                pass
+
+    def load(self):
+        """``(game, reason)``: the saved game, or None and why not.
+
+        No saved game at all gives ``(None, None)``; an unreadable one gives
+        ``(None, "...")``. Never raises.
+        """
+        reasons = []
+        for path in (self.path, self.temp):
+            if not exists(path):
+                continue
+            try:
+                f = open(path)
+                try:
+                    text = f.read()
+                finally:
+                    f.close()
+                return game_from_dict(json.loads(text)), None
+            except Exception as e:   # ValueError from json or the replay, OSError
+                reasons.append("%s: %s" % (path == self.path and NAME or TEMP, e))
+        if reasons:
+            return None, "; ".join(reasons)
+        return None, None
+
+    def clear(self):
+        remove(self.path)
+        remove(self.temp)

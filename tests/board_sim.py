@@ -1,0 +1,134 @@
+"""A pretend board for App scenario tests: hands, a button and a clock.
+
+    board = BoardSim(rng=throws(1, 3))      # scripted stick throws by value
+    board.setup()                           # pieces on the start squares, at rest
+    board.press()                           # a short press of the throw button
+    board.move(10, 11)                      # lift 10, put it on 11, let it rest
+    board.events_of("move")
+
+Only the App contract is used: ``App(config, store_dir, rng)``,
+``step(now_ms, occupancy, button)``, ``roles``, ``frame``, ``command``.
+Time advances in scan ticks of ``tick_ms`` (10 ms, as on the Pico).
+"""
+
+from firmware.app import App
+from firmware.recognise import bit, squares_of
+
+
+def bits_for(value):
+    """Stick bits that make ``value`` (C3): 1..4 white sides, or none for 5/6."""
+    whites = 0 if value in (5, 6) else value
+    return (1 << whites) - 1
+
+
+def throws(*values):
+    """A scripted rng: each rng(4) call gives the next throw's stick bits."""
+    queue = [bits_for(v) for v in values]
+
+    def rng(n):
+        if not queue:
+            raise AssertionError("the test ran out of scripted throws")
+        return queue.pop(0)
+    rng.queue = queue
+    return rng
+
+
+class BoardSim:
+    def __init__(self, config=None, store_dir=None, rng=None, app=None, t=0):
+        self.app = app if app is not None else App(config=config, store_dir=store_dir, rng=rng)
+        self.t = t
+        self.occ = 0
+        self.button = False
+        self.tick_ms = 10
+        self.events = []          # everything the App said, in order
+        self.settle_ms = self.app.config["settle_ms"]
+
+    # -- time ---------------------------------------------------------------
+
+    def step(self):
+        self.t += self.tick_ms
+        out = self.app.step(self.t, self.occ, self.button)
+        self.events.extend(out)
+        return out
+
+    def wait(self, ms=None):
+        """Let time pass with the board as it is (default: long enough to settle)."""
+        if ms is None:
+            ms = self.settle_ms + 100
+        end = self.t + ms
+        while self.t < end:
+            self.step()
+        return self
+
+    # -- hands ----------------------------------------------------------------
+
+    def lift(self, *squares, ms=60):
+        for s in squares:
+            self.occ &= ~bit(s)
+            self.wait(ms)
+        return self
+
+    def place(self, *squares, ms=60):
+        for s in squares:
+            self.occ |= bit(s)
+            self.wait(ms)
+        return self
+
+    def move(self, origin, to, settle=True):
+        """Lift a piece and put it down elsewhere ("off": keep it in the hand)."""
+        self.lift(origin)
+        if to != "off":
+            self.place(to)
+        if settle:
+            self.wait()
+        return self
+
+    def swap(self, origin, to):
+        """A capture (C6): the mover onto ``to``, the captured piece onto ``origin``."""
+        self.lift(origin).lift(to).place(to).place(origin).wait()
+        return self
+
+    def set_board(self, occupancy, settle=True):
+        self.occ = occupancy
+        if settle:
+            self.wait()
+        return self
+
+    def setup(self, position=None):
+        """Put pieces where the App's position has them and let the board rest."""
+        from engine import Position
+        text = position if position is not None else self.app.position
+        return self.set_board(Position.parse(text).occupancy())
+
+    # -- the button -------------------------------------------------------------
+
+    def press(self, ms=120):
+        self.button = True
+        self.wait(ms)
+        self.button = False
+        self.wait(60)
+        return self
+
+    def hold(self, ms=None):
+        if ms is None:
+            ms = self.app.config["long_press_ms"] + 200
+        return self.press(ms)
+
+    # -- what happened ------------------------------------------------------------
+
+    def events_of(self, kind):
+        return [e for e in self.events if e["event"] == kind]
+
+    def last(self, kind):
+        found = self.events_of(kind)
+        return found[-1] if found else None
+
+    def clear(self):
+        self.events = []
+        return self
+
+    def squares_with(self, role):
+        return [i + 1 for i, r in enumerate(self.app.roles) if r == role]
+
+    def occupied(self):
+        return squares_of(self.occ)
