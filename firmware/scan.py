@@ -124,9 +124,12 @@ class Button:
                 return "short"
             else:
                 return None
-        if self.held and not self._long_sent and diff(now_ms, self._pressed_at) >= self.long_ms:
-            self._long_sent = True
-            return "long"
+        if self.held and not self._long_sent:
+            # Held up to now, or up to a release that is still being debounced.
+            until = now_ms if pressed else self._raw_since
+            if diff(until, self._pressed_at) >= self.long_ms:
+                self._long_sent = True
+                return "long"
         return None
 
 
