@@ -106,6 +106,11 @@ class Game:
         self.ended = None
         return entry
 
+    def plies(self):
+        """Yield each move and pass so far, one at a time (no big list on the Pico)."""
+        for i in range(len(self._plies)):
+            yield _unpack(self._plies[i])
+
     @property
     def history(self):
         """Every move and pass so far: (side, throw, move text or None, position before)."""
@@ -140,8 +145,7 @@ class Game:
         lines = [RECORD_HEADER, "ruleset " + spec, "start " + self.start.text()]
         if self.opening:
             lines.append("opening " + " ".join(str(v) for v in self.opening))
-        for i in range(len(self._plies)):
-            side, value, text, _ = _unpack(self._plies[i])
+        for side, value, text, _ in self.plies():
             lines.append("%s %d %s" % (side, value, text or "pass"))
         if self.ended:
             lines.append("end %s %d" % (self.ended[0] or "draw", self.ended[1]))

