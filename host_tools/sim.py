@@ -1,0 +1,92 @@
+"""`senet-board sim`: the real firmware behind a browser page, a virtual board.
+
+Starts a web server on the loopback address only, prints its address and
+opens the browser. The page shows the board the firmware's App sees and
+lights: drag pieces, press the throw button, inject faults. Ctrl-C stops it.
+docs/sim.md explains the page.
+"""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import webbrowser
+
+from engine import rules
+from engine.position import PositionError
+
+
+def add_arguments(parser):
+    parser.add_argument("--ruleset", metavar="R",
+                        help="ruleset of the game (%s; default: the config's, else kendall)"
+                        % ", ".join(sorted(rules.RULESETS)))
+    parser.add_argument("--port", type=int, default=8737, metavar="P",
+                        help="port on 127.0.0.1 (default 8737; 0 picks a free one)")
+    parser.add_argument("--no-browser", action="store_true",
+                        help="print the address but do not open a browser")
+    parser.add_argument("--config", metavar="FILE",
+                        help="a config.json to run the firmware with (default: its defaults)")
+    parser.add_argument("--store", metavar="DIR",
+                        help="folder for the saved game, kept between runs "
+                        "(default: a temporary folder removed at exit)")
+    parser.add_argument("--seed", type=int, metavar="N",
+                        help="seed the sticks so a session repeats exactly")
+    parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
+
+
+def _config(path):
+    if path is None:
+        return {}
+    try:
+        with open(path) as f:
+            config = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise SystemExit("senet-board sim: cannot read %s: %s" % (path, exc))
+    if not isinstance(config, dict):
+        raise SystemExit("senet-board sim: %s must hold a JSON object" % path)
+    return config
+
+
+def run(args):
+    from host_tools.simboard import Clock, Sim
+    from host_tools.simserver import SimServer
+
+    if args.ruleset is not None:
+        try:
+            rules.parse_ruleset(args.ruleset)
+        except PositionError as exc:
+            print("senet-board sim: %s" % exc, file=sys.stderr)
+            return 2
+    if not 0 <= args.port <= 65535:
+        print("senet-board sim: --port must be 0..65535", file=sys.stderr)
+        return 2
+    config = _config(args.config)
+    temporary = args.store is None
+    store = tempfile.mkdtemp(prefix="senet-sim-") if temporary else args.store
+    os.makedirs(store, exist_ok=True)
+    try:
+        sim = Sim(config=config, ruleset=args.ruleset, store_dir=store, seed=args.seed)
+        clock = Clock(sim)
+        try:
+            server = SimServer(sim, "127.0.0.1", args.port, clock=clock, verbose=args.verbose)
+        except OSError as exc:
+            print("senet-board sim: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc),
+                  file=sys.stderr)
+            return 1
+        clock.start()
+        print("Senet board simulator: %s  (Ctrl-C stops it)" % server.url, flush=True)
+        if not args.no_browser:
+            threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+        try:
+            server.serve_forever(poll_interval=0.2)
+        except KeyboardInterrupt:
+            print("\nstopping", flush=True)
+        finally:
+            server.stop()
+            server.server_close()
+        return 0
+    finally:
+        if temporary:
+            shutil.rmtree(store, ignore_errors=True)

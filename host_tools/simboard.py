@@ -1,0 +1,600 @@
+"""The virtual board behind `senet-board sim`: pieces, hands, a clock and faults.
+
+A reed-switch board only knows *where* something stands, never *what*. So the
+simulator keeps what the sensors cannot: one object per physical piece, with
+its colour, the square it stands on or the tray beside the board it lies in.
+From those pieces it makes the raw occupancy a scan would read, and feeds it,
+with the throw button and the time, to the real ``firmware.app.App``. Nothing
+here knows a rule or a light: what the board shows is the App's ``frame``.
+
+Two things a hand does that a click does not are modelled on purpose:
+
+- A hand cannot move a piece in less than a few scans, so every change of the
+  board is held for at least ``HOLD_MS`` before the next one reaches the App,
+  however fast requests arrive (a capture swap made by a script still shows
+  the App both lifts).
+- A finger holds the button for a while, so a press is held down for at least
+  ``MIN_PRESS_MS`` even when the release comes at once.
+
+Faults: a knocked piece falls into its tray unseen by the player; switch
+chatter flips single scans of random switches (never two scans in a row, which
+any debounce must absorb); a power cut throws the App away and boots a new one
+on the same saved-game folder, the pieces staying where they stand.
+
+The clock is either real time (a thread steps the App every ``tick_ms``) or
+manual (``advance(ms)``), which makes tests exact.
+"""
+
+import collections
+import random
+import threading
+import time
+
+from engine import rules
+from engine.position import Position, PositionError
+from engine.sticks import XorShift
+
+SQUARES = 30
+TICK_MS = 10            # one scan and one App step, as the board's main loop
+HOLD_MS = 60            # shortest time a board state lasts before the next one
+MIN_PRESS_MS = 80       # shortest press of the throw button
+MIN_GAP_MS = 60         # shortest release between two presses
+MAX_CHATTER_MS = 600000
+LOG_SIZE = 2000
+
+DEFAULT_LEDS = {"count": 36, "squares": 30, "sticks": 30, "side_black": 34, "side_white": 35}
+
+
+class SimError(ValueError):
+    """A request the virtual board cannot carry out; nothing was changed."""
+
+
+class Piece:
+    """One physical piece: its colour and where it is.
+
+    ``square`` is 1..30 while it stands on the board, None while it is off it
+    (in its tray). ``held`` marks a piece lifted and not yet put down;
+    ``knocked`` one that fell off by accident.
+    """
+
+    def __init__(self, pid, side, square=None):
+        self.id = pid
+        self.side = side
+        self.square = square
+        self.held = False
+        self.knocked = False
+
+    def as_dict(self):
+        return {"id": self.id, "side": self.side, "square": self.square,
+                "held": self.held, "knocked": self.knocked}
+
+
+def _default_app_factory():
+    from firmware.app import App
+    return App
+
+
+def _leds_layout():
+    try:
+        from firmware.pins import PINMAP
+        leds = PINMAP["leds"]
+    except (ImportError, KeyError):
+        leds = DEFAULT_LEDS
+    return {k: leds[k] for k in DEFAULT_LEDS if k in leds}
+
+
+def _brightness_cap(app, config):
+    cap = None
+    app_config = getattr(app, "config", None)
+    if isinstance(app_config, dict):
+        cap = app_config.get("brightness_cap")
+    if cap is None:
+        cap = config.get("brightness_cap")
+    if cap is None:
+        try:
+            from firmware.pins import BRIGHTNESS_CAP as cap
+        except ImportError:
+            cap = 255
+    return cap if isinstance(cap, int) and 0 < cap <= 255 else 255
+
+
+def _whole(value, name, low, high):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SimError("%s must be a whole number from %d to %d, got %r" % (name, low, high, value))
+    if value < low or value > high:
+        raise SimError("%s must be from %d to %d, got %d" % (name, low, high, value))
+    return value
+
+
+def _square(value):
+    return _whole(value, "square", 1, SQUARES)
+
+
+def _flag(value, name):
+    if not isinstance(value, bool):
+        raise SimError("%s must be true or false, got %r" % (name, value))
+    return value
+
+
+class Sim:
+    """A virtual Senet board running the real App.
+
+    ``config`` goes to the App as config.json would; ``ruleset`` overrides its
+    "ruleset". ``seed`` makes the sticks (and the chatter) repeat exactly.
+    ``store_dir`` is where the App saves its game. ``app_factory`` builds the
+    App (default ``firmware.app.App``). Every public method takes the lock, so
+    the HTTP threads and the clock thread can share one Sim.
+    """
+
+    def __init__(self, config=None, ruleset=None, store_dir=None, seed=None,
+                 app_factory=None, tick_ms=TICK_MS):
+        self.config = dict(config or {})
+        if ruleset is not None:
+            self.config["ruleset"] = ruleset
+        self.store_dir = store_dir
+        self.seed = seed
+        self.rng = XorShift(seed) if seed is not None else random.SystemRandom().getrandbits
+        self._noise = random.Random(seed)
+        self.tick_ms = tick_ms
+        self.app_factory = app_factory or _default_app_factory()
+        self.leds = _leds_layout()
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.closed = False
+        self.now_ms = 0
+        self.version = 0
+        self.boots = 0
+        self.log = collections.deque(maxlen=LOG_SIZE)
+        self.seq = 0
+        self.pieces = []
+        self.hand = []                      # ids of held pieces, in lifting order
+        self.chatter = False
+        self.chatter_until = None
+        self._last_noise = 0
+        self._occ_queue = collections.deque()     # board states not yet seen by the App
+        self._btn_queue = collections.deque()     # (button down?, shortest hold ms)
+        self._btn_at = 0
+        self._btn_hold = 0
+        self.button = False                       # the button as the App sees it
+        self.raw = 0                              # the last scan, chatter included
+        self.frame = []
+        self.roles = []
+        self.app = None
+        with self.lock:
+            self._boot()
+            self._make_pieces(self._app_value("position"))
+            self._fed_occ = self.occupancy()      # the board as the App sees it
+            self._fed_occ_at = 0
+            self._refresh()
+
+    # -- the App -----------------------------------------------------------------
+
+    def _boot(self):
+        self.app = self.app_factory(config=dict(self.config), store_dir=self.store_dir, rng=self.rng)
+        self.boots += 1
+        self.display_gain = 255.0 / _brightness_cap(self.app, self.config)
+
+    def _app_value(self, name):
+        try:
+            return getattr(self.app, name, None)
+        except Exception:                   # a property that fails is shown as unknown
+            return None
+
+    def _ruleset_name(self):
+        value = self._app_value("ruleset")
+        name = getattr(value, "name", value)
+        if isinstance(name, str):
+            return name
+        return self.config.get("ruleset", "kendall")
+
+    def _record(self, kind, data):
+        self.seq += 1
+        self.log.append({"seq": self.seq, "t": self.now_ms, "kind": kind, "data": data})
+
+    def _events(self, events):
+        for event in events or ():
+            self._record("app", event)
+
+    def _refresh(self):
+        frame = [tuple(int(c) for c in rgb) for rgb in (self._app_value("frame") or ())]
+        roles = list(self._app_value("roles") or ())
+        self.frame = frame
+        self.roles = roles
+        self.version += 1
+        self.changed.notify_all()
+
+    # -- the pieces ---------------------------------------------------------------
+
+    def _pieces_per_side(self, ruleset_name=None):
+        try:
+            return rules.parse_ruleset(ruleset_name or self._ruleset_name()).pieces
+        except PositionError:
+            return 5
+
+    def _make_pieces(self, position_text):
+        """One piece per physical piece, standing where the App's position says."""
+        n = self._pieces_per_side()
+        position = None
+        if isinstance(position_text, str):
+            try:
+                position = Position.parse(position_text)
+            except PositionError:
+                position = None
+        if position is None:
+            position = rules.parse_ruleset(self._ruleset_name()).start()
+        self.pieces = []
+        for side in "BW":
+            squares = position.squares_of(side)
+            for i in range(max(n, len(squares))):
+                square = squares[i] if i < len(squares) else None
+                self.pieces.append(Piece(len(self.pieces), side, square))
+
+    def _resize_pieces(self, n):
+        """Have ``n`` pieces a side: add to the tray, or take away (tray first)."""
+        for side in "BW":
+            mine = [p for p in self.pieces if p.side == side]
+            while len(mine) < n:
+                piece = Piece(max([p.id for p in self.pieces] + [-1]) + 1, side)
+                self.pieces.append(piece)
+                mine.append(piece)
+            extra = len(mine) - n
+            if extra > 0:
+                order = sorted(mine, key=lambda p: (p.square is not None, -p.id))
+                for piece in order[:extra]:
+                    self.pieces.remove(piece)
+                    if piece.id in self.hand:
+                        self.hand.remove(piece.id)
+        self._board_changed()
+
+    def piece_at(self, square):
+        for piece in self.pieces:
+            if piece.square == square:
+                return piece
+        return None
+
+    def _piece(self, pid):
+        if isinstance(pid, bool) or not isinstance(pid, int):
+            raise SimError("piece must be a piece id (a whole number), got %r" % (pid,))
+        for piece in self.pieces:
+            if piece.id == pid:
+                return piece
+        raise SimError("there is no piece %d" % pid)
+
+    def occupancy(self):
+        bits = 0
+        for piece in self.pieces:
+            if piece.square is not None:
+                bits |= 1 << (piece.square - 1)
+        return bits
+
+    def _board_changed(self):
+        occ = self.occupancy()
+        last = self._occ_queue[-1] if self._occ_queue else self._fed_occ
+        if occ != last:
+            self._occ_queue.append(occ)
+        self._refresh()
+
+    # -- requests (each checks everything first, then changes the board) ---------
+
+    def lift(self, square):
+        """Lift the piece standing on ``square`` into the hand."""
+        with self.lock:
+            square = _square(square)
+            piece = self.piece_at(square)
+            if piece is None:
+                raise SimError("square %d is empty: there is no piece to lift" % square)
+            piece.square = None
+            piece.held = True
+            piece.knocked = False
+            self.hand.append(piece.id)
+            self._record("sim", {"sim": "lift", "square": square, "piece": piece.id, "side": piece.side})
+            self._board_changed()
+            return piece.id
+
+    def place(self, square, piece=None):
+        """Put a piece that is off the board on ``square`` (1..30), or into its
+        tray (``"off"``). ``piece`` defaults to the piece lifted last."""
+        with self.lock:
+            if piece is None:
+                if not self.hand:
+                    raise SimError("no piece in hand: lift one first or name a piece")
+                item = self._piece(self.hand[-1])
+            else:
+                item = self._piece(piece)
+            if item.square is not None:
+                raise SimError("piece %d stands on square %d: lift it first" % (item.id, item.square))
+            if square == "off":
+                target = None
+            else:
+                target = _square(square) if not isinstance(square, str) else None
+                if target is None:
+                    raise SimError('square must be 1..30 or "off", got %r' % (square,))
+                if self.piece_at(target) is not None:
+                    raise SimError("square %d is occupied: lift that piece first" % target)
+            item.square = target
+            item.held = False
+            item.knocked = False
+            if item.id in self.hand:
+                self.hand.remove(item.id)
+            self._record("sim", {"sim": "place", "square": "off" if target is None else target,
+                                 "piece": item.id, "side": item.side})
+            self._board_changed()
+            return item.id
+
+    def knock(self, square=None):
+        """A piece falls off its square into its tray (a fault, unannounced)."""
+        with self.lock:
+            if square is None:
+                standing = sorted(p.square for p in self.pieces if p.square is not None)
+                if not standing:
+                    raise SimError("no piece stands on the board to knock off")
+                square = self._noise.choice(standing)
+            square = _square(square)
+            piece = self.piece_at(square)
+            if piece is None:
+                raise SimError("square %d is empty: there is no piece to knock off" % square)
+            piece.square = None
+            piece.held = False
+            piece.knocked = True
+            self._record("sim", {"sim": "knock", "square": square, "piece": piece.id, "side": piece.side})
+            self._board_changed()
+            return square
+
+    def set_button(self, down):
+        """The throw button goes down or up (held down at least MIN_PRESS_MS)."""
+        with self.lock:
+            down = _flag(down, "down")
+            last = self._btn_queue[-1][0] if self._btn_queue else self.button
+            if down != last:
+                self._btn_queue.append((down, MIN_PRESS_MS if down else MIN_GAP_MS))
+                self._record("sim", {"sim": "button", "down": down})
+                self._refresh()
+
+    def press(self, ms=100):
+        """A whole press of ``ms`` milliseconds, then a release."""
+        with self.lock:
+            ms = _whole(ms, "ms", 1, 60000)
+            last = self._btn_queue[-1][0] if self._btn_queue else self.button
+            if last:
+                raise SimError("the throw button is already held down")
+            self._btn_queue.append((True, max(ms, 1)))
+            self._btn_queue.append((False, MIN_GAP_MS))
+            self._record("sim", {"sim": "press", "ms": ms})
+            self._refresh()
+
+    def set_chatter(self, on, ms=None):
+        """Switch chatter on (for ``ms``, or until switched off) or off."""
+        with self.lock:
+            on = _flag(on, "on")
+            if ms is not None:
+                ms = _whole(ms, "ms", 1, MAX_CHATTER_MS)
+            self.chatter = on
+            self.chatter_until = self.now_ms + ms if (on and ms) else None
+            self._record("sim", {"sim": "chatter", "on": on, "ms": ms})
+            self._refresh()
+
+    def power_cut(self):
+        """Throw the App away and boot a new one on the same saved-game folder."""
+        with self.lock:
+            self._record("sim", {"sim": "power_cut", "store": self.store_dir is not None})
+            self._btn_queue.clear()
+            self.button = False
+            self._boot()
+            self._refresh()
+
+    def command(self, cmd):
+        """Hand a serial command (a dict) to the App; return its events."""
+        with self.lock:
+            if not isinstance(cmd, dict):
+                raise SimError("command must be a JSON object, got %r" % (cmd,))
+            self._record("sim", {"sim": "command", "command": cmd})
+            events = self.app.command(cmd) or []
+            self._events(events)
+            self._after_command()
+            return events
+
+    def command_line(self, line):
+        """A serial line typed in, read by the firmware's own protocol module."""
+        with self.lock:
+            if not isinstance(line, str) or not line.strip() or "\n" in line.strip():
+                raise SimError("line must be one line of text")
+            try:
+                from firmware import protocol
+            except ImportError:
+                protocol = None
+            self._record("sim", {"sim": "serial", "line": line.strip()})
+            if protocol is not None:
+                cmd, error = protocol.parse_command(line.strip())
+                events = [error] if cmd is None else (self.app.command(cmd) or [])
+            else:
+                import json
+                events = self.app.command(json.loads(line)) or []
+            self._events(events)
+            self._after_command()
+            return events
+
+    def new_game(self, ruleset):
+        """Start a new game of ``ruleset`` through the App's own command."""
+        with self.lock:
+            if not isinstance(ruleset, str):
+                raise SimError("ruleset must be a name, one of: %s" % ", ".join(sorted(rules.RULESETS)))
+            try:
+                n = rules.parse_ruleset(ruleset).pieces
+            except PositionError as exc:
+                raise SimError(str(exc))
+            self._record("sim", {"sim": "new", "ruleset": ruleset})
+            events = self.app.command({"cmd": "new", "ruleset": ruleset}) or []
+            self._events(events)
+            self.config["ruleset"] = ruleset
+            self._resize_pieces(n)
+            self._after_command()
+            return events
+
+    def _after_command(self):
+        self._refresh()
+
+    def arrange(self, position=None):
+        """Stand the pieces as ``position`` (default: the App's position) says,
+        as a player setting up the board by hand would."""
+        with self.lock:
+            text = position if position is not None else self._app_value("position")
+            if not isinstance(text, str):
+                raise SimError("position must be position text, e.g. 'BWBWBWBWBW.................... W'")
+            try:
+                wanted = Position.parse(text)
+            except PositionError as exc:
+                raise SimError(str(exc))
+            for side in "BW":
+                have = len([p for p in self.pieces if p.side == side])
+                if wanted.count(side) > have:
+                    raise SimError("position needs %d %s pieces; the board has %d" % (
+                        wanted.count(side), "black" if side == "B" else "white", have))
+            for piece in self.pieces:
+                piece.square = None
+                piece.held = False
+                piece.knocked = False
+            self.hand = []
+            for side in "BW":
+                free = [p for p in self.pieces if p.side == side]
+                for square in wanted.squares_of(side):
+                    free.pop(0).square = square
+            self._record("sim", {"sim": "arrange", "position": wanted.text()})
+            self._board_changed()
+
+    # -- the clock ----------------------------------------------------------------
+
+    def _feed(self):
+        """Move the queued board and button states on to the App's inputs."""
+        now = self.now_ms
+        if self._occ_queue and now - self._fed_occ_at >= HOLD_MS:
+            self._fed_occ = self._occ_queue.popleft()
+            self._fed_occ_at = now
+        if self._btn_queue and now - self._btn_at >= self._btn_hold:
+            self.button, self._btn_hold = self._btn_queue.popleft()
+            self._btn_at = now
+
+    def _chatter_bits(self):
+        if self.chatter and self.chatter_until is not None and self.now_ms >= self.chatter_until:
+            self.chatter = False
+            self.chatter_until = None
+            self._record("sim", {"sim": "chatter", "on": False, "ms": None})
+        if not self.chatter:
+            self._last_noise = 0
+            return 0
+        r = self._noise.getrandbits
+        noise = r(SQUARES) & r(SQUARES) & r(SQUARES) & ~self._last_noise   # ~1 in 8 per switch
+        noise &= (1 << SQUARES) - 1
+        self._last_noise = noise
+        return noise
+
+    def _step(self):
+        self._feed()
+        self.raw = self._fed_occ ^ self._chatter_bits()
+        events = self.app.step(self.now_ms, self.raw, self.button)
+        self._events(events)
+        frame = self._app_value("frame") or ()
+        roles = self._app_value("roles") or ()
+        if events or len(frame) != len(self.frame) or list(roles) != self.roles or any(
+                tuple(a) != b for a, b in zip(frame, self.frame)) or self.chatter:
+            self._refresh()
+        return events
+
+    def step_to(self, now_ms):
+        """One scan and App step at ``now_ms`` (real-time clock)."""
+        with self.lock:
+            if now_ms > self.now_ms:
+                self.now_ms = now_ms
+            return self._step()
+
+    def advance(self, ms):
+        """Let ``ms`` milliseconds pass, one step every tick (manual clock)."""
+        with self.lock:
+            ms = _whole(ms, "ms", 1, 3600000)
+            events = []
+            end = self.now_ms + ms
+            while self.now_ms < end:
+                self.now_ms = min(self.now_ms + self.tick_ms, end)
+                events.extend(self._step())
+            return events
+
+    def idle(self):
+        """True when every queued input has reached the App."""
+        with self.lock:
+            return not self._occ_queue and not self._btn_queue
+
+    def close(self):
+        with self.lock:
+            self.closed = True
+            self.changed.notify_all()
+
+    # -- what the page shows ------------------------------------------------------
+
+    def snapshot(self, since=0):
+        """Everything the page draws, and the log entries after ``since``."""
+        with self.lock:
+            app = {}
+            for name in ("position", "ruleset", "state", "turn", "throw", "sticks"):
+                value = self._app_value(name)
+                if name == "ruleset":
+                    value = self._ruleset_name()
+                elif name == "sticks" and value is not None:
+                    value = list(value)
+                elif value is not None and not isinstance(value, (str, int, float, bool, list, dict)):
+                    value = str(value)
+                app[name] = value
+            log = [entry for entry in self.log if entry["seq"] > since]
+            return {
+                "version": self.version,
+                "now_ms": self.now_ms,
+                "frame": [list(rgb) for rgb in self.frame],
+                "roles": list(self.roles),
+                "leds": dict(self.leds),
+                "display_gain": round(self.display_gain, 3),
+                "pieces": [p.as_dict() for p in self.pieces],
+                "hand": list(self.hand),
+                "occupancy": self.occupancy(),
+                "raw": self.raw,
+                "button": self.button,
+                "chatter": self.chatter,
+                "boots": self.boots,
+                "rulesets": sorted(rules.RULESETS),
+                "app": app,
+                "seq": self.seq,
+                "log": log,
+            }
+
+
+class Clock:
+    """Steps a Sim in real time, every ``sim.tick_ms``, in a thread."""
+
+    def __init__(self, sim):
+        self.sim = sim
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sim-clock", daemon=True)
+        self.error = None
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def _run(self):
+        start = time.monotonic() - self.sim.now_ms / 1000.0
+        tick = self.sim.tick_ms / 1000.0
+        while not self._stop.is_set():
+            began = time.monotonic()
+            try:
+                self.sim.step_to(int((began - start) * 1000))
+            except Exception as exc:        # keep the page alive; show what broke
+                self.error = exc
+                with self.sim.lock:
+                    self.sim._record("sim", {"sim": "error", "message": "%s: %s" % (
+                        type(exc).__name__, exc)})
+                    self.sim._refresh()
+                self._stop.wait(1.0)
+            spent = time.monotonic() - began
+            self._stop.wait(max(0.0, tick - spent))
+
+    def stop(self):
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(2.0)

@@ -1,0 +1,497 @@
+// Senet board simulator page.
+//
+// The page decides nothing about the game: it draws the pieces the simulator
+// holds (a reed-switch board cannot tell colours, so the simulator keeps one
+// object per physical piece) and paints every LED exactly the colour of the
+// App's frame. Hands and the throw button are sent to the server, which feeds
+// them to the real firmware App as scans and button levels.
+"use strict";
+
+const SQUARES = 30;
+const SPECIAL = {
+  15: ["\u2625", "House of Rebirth"],
+  26: ["\u2665", "House of Happiness"],
+  27: ["\u2248", "House of Water"],
+  28: ["III", "House of Three Truths"],
+  29: ["II", "House of Re-Atum"],
+  30: ["\u2609", "House of Re-Horakhty"],
+};
+const SIDE_NAME = { B: "black", W: "white" };
+const DRAG_START_PX = 8;
+
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+const logList = $("log");
+let state = null;          // the last state drawn
+let lastSeq = 0;           // the last log entry shown
+let selected = null;       // id of the piece in hand that a click on a square puts down
+let drag = null;           // a pointer gesture on a piece
+let suppressClick = false; // the click that ends a drag is not a click
+let busy = Promise.resolve();
+
+// -- the board's squares, laid along the snake path ---------------------------------
+
+function squareCell(square) {
+  const row = Math.floor((square - 1) / 10);
+  const i = (square - 1) % 10;
+  return { row: row + 1, col: (row === 1 ? 9 - i : i) + 1 };
+}
+
+const squareEls = [];
+for (let s = 1; s <= SQUARES; s++) {
+  const el = document.createElement("button");
+  el.type = "button";
+  el.className = "sq";
+  el.dataset.square = String(s);
+  const cell = squareCell(s);
+  el.style.gridRow = String(cell.row);
+  el.style.gridColumn = String(cell.col);
+  el.innerHTML = '<span class="glow"></span><span class="num"></span><span class="scan"></span>';
+  el.querySelector(".num").textContent = String(s);
+  if (SPECIAL[s]) {
+    el.classList.add("special");
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.textContent = SPECIAL[s][0];
+    mark.title = SPECIAL[s][1];
+    el.appendChild(mark);
+  }
+  const piece = document.createElement("span");
+  piece.className = "piece";
+  piece.hidden = true;
+  el.appendChild(piece);
+  board.appendChild(el);
+  squareEls[s] = el;
+}
+
+// -- talking to the server --------------------------------------------------------------
+
+function say(text) { $("message").textContent = text || ""; }
+
+async function post(action, body) {
+  const payload = Object.assign({}, body || {}, { since: lastSeq });
+  const reply = await fetch("/api/" + action, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(payload),
+  });
+  const data = await reply.json().catch(() => ({ error: "bad reply from the simulator" }));
+  if (!reply.ok) {
+    say(data.error || ("error " + reply.status));
+    return null;
+  }
+  say("");
+  if (data.state) draw(data.state);
+  return data;
+}
+
+// Requests go one after another, in the order the hand made them.
+function send(action, body) {
+  const next = busy.then(() => post(action, body)).catch((e) => { say(String(e)); return null; });
+  busy = next;
+  return next;
+}
+
+function connect() {
+  let fallback = null;
+  const source = new EventSource("/api/stream?since=" + lastSeq);
+  source.onmessage = (e) => {
+    if (fallback) { clearInterval(fallback); fallback = null; }
+    draw(JSON.parse(e.data));
+  };
+  source.onerror = () => {
+    // EventSource retries by itself; meanwhile poll so the page keeps up.
+    if (!fallback) {
+      fallback = setInterval(async () => {
+        try {
+          const r = await fetch("/api/state?since=" + lastSeq);
+          if (r.ok) draw(await r.json());
+        } catch (err) { /* the server is gone; keep trying */ }
+      }, 50);
+    }
+  };
+}
+
+// -- drawing ------------------------------------------------------------------------------
+
+function rgb(c) { return "rgb(" + c[0] + ", " + c[1] + ", " + c[2] + ")"; }
+
+function paint(glow, colour, gain) {
+  const css = colour ? rgb(colour) : "rgb(0, 0, 0)";
+  if (glow.style.backgroundColor !== css) glow.style.backgroundColor = css;
+  glow.dataset.rgb = colour ? colour.join(",") : "0,0,0";
+  const filter = "brightness(" + gain + ")";
+  if (glow.style.filter !== filter) glow.style.filter = filter;
+}
+
+function pieceOn(st, square) {
+  return st.pieces.find((p) => p.square === square) || null;
+}
+
+function draw(st) {
+  if (state && st.version < state.version) {
+    appendLog(st.log);          // an older picture may still carry new log lines
+    return;
+  }
+  state = st;
+  const leds = st.leds;
+  const gain = st.display_gain || 1;
+  const frame = st.frame;
+  for (let s = 1; s <= SQUARES; s++) {
+    const el = squareEls[s];
+    const colour = frame[s - 1];
+    paint(el.querySelector(".glow"), colour, gain);
+    const role = st.roles[s - 1] || "";
+    el.dataset.role = role;
+    const piece = pieceOn(st, s);
+    const pieceEl = el.querySelector(".piece");
+    pieceEl.hidden = !piece;
+    pieceEl.className = "piece" + (piece ? " " + piece.side : "");
+    el.dataset.piece = piece ? String(piece.id) : "";
+    el.dataset.side = piece ? piece.side : "";
+    el.querySelector(".scan").classList.toggle("on", ((st.raw >>> (s - 1)) & 1) === 1);
+    let label = "Square " + s;
+    if (SPECIAL[s]) label += ", " + SPECIAL[s][1];
+    label += piece ? ", " + SIDE_NAME[piece.side] + " piece" : ", empty";
+    if (role) label += ", light: " + role.replace("_", " ");
+    if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+  }
+  document.querySelectorAll(".led.stick").forEach((el) => {
+    paint(el.querySelector(".glow"), frame[leds.sticks + Number(el.dataset.stick)], gain);
+  });
+  paint($("led-B").querySelector(".glow"), frame[leds.side_black], gain);
+  paint($("led-W").querySelector(".glow"), frame[leds.side_white], gain);
+
+  if (selected !== null) {
+    const p = st.pieces.find((q) => q.id === selected);
+    if (!p || p.square !== null) selected = null;
+  }
+  drawTrays(st);
+  drawFacts(st);
+  appendLog(st.log);
+}
+
+function drawTrays(st) {
+  for (const side of ["B", "W"]) {
+    const box = document.querySelector("#tray-" + side + " .tray-pieces");
+    const off = st.pieces.filter((p) => p.side === side && p.square === null);
+    const key = off.map((p) => p.id + (p.held ? "h" : "") + (p.knocked ? "k" : "") +
+      (p.id === selected ? "s" : "")).join(" ");
+    if (box.dataset.key === key) continue;
+    box.dataset.key = key;
+    box.textContent = "";
+    for (const p of off) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "tray-piece";
+      b.dataset.piece = String(p.id);
+      b.setAttribute("aria-pressed", p.id === selected ? "true" : "false");
+      const what = p.held ? "in hand" : p.knocked ? "knocked off" : "off the board";
+      b.setAttribute("aria-label", SIDE_NAME[p.side] + " piece " + p.id + ", " + what);
+      b.innerHTML = '<span class="piece ' + p.side + '"></span>';
+      if (p.held || p.knocked) {
+        const badge = document.createElement("span");
+        badge.className = "badge" + (p.knocked ? " knocked" : "");
+        badge.textContent = p.held ? "hand" : "!";
+        b.appendChild(badge);
+      }
+      box.appendChild(b);
+    }
+  }
+}
+
+function show(id, value) {
+  const text = value === null || value === undefined || value === "" ? "–" : String(value);
+  const el = $(id);
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function drawFacts(st) {
+  const app = st.app;
+  show("state", app.state);
+  show("turn", app.turn ? SIDE_NAME[app.turn] || app.turn : null);
+  let throwText = app.throw;
+  if (app.sticks) throwText = (app.throw === null || app.throw === undefined ? "" : app.throw + "  ") +
+    "[" + app.sticks.map((v) => (v ? "flat" : "round")).join(" ") + "]";
+  show("throw-value", throwText);
+  show("position", app.position);
+  const sel = $("ruleset");
+  if (sel.options.length !== st.rulesets.length) {
+    sel.textContent = "";
+    for (const name of st.rulesets) sel.add(new Option(name, name));
+  }
+  if (document.activeElement !== sel && app.ruleset && sel.value !== app.ruleset) sel.value = app.ruleset;
+  const chatter = $("chatter");
+  chatter.setAttribute("aria-pressed", st.chatter ? "true" : "false");
+  $("throw").classList.toggle("held", !!st.button || $("throw").dataset.down === "1");
+  show("boots", "App booted " + st.boots + (st.boots === 1 ? " time" : " times") +
+    " · clock " + (st.now_ms / 1000).toFixed(1) + " s");
+  show("summary", [app.ruleset, app.state, app.turn ? SIDE_NAME[app.turn] + " to play" : null]
+    .filter(Boolean).join(" · "));
+}
+
+function logText(entry) {
+  if (entry.kind === "app") return JSON.stringify(entry.data);
+  const d = Object.assign({}, entry.data);
+  const what = d.sim;
+  delete d.sim;
+  return "# " + what + " " + JSON.stringify(d);
+}
+
+function appendLog(entries) {
+  if (!entries || !entries.length) return;
+  const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 4;
+  for (const entry of entries) {
+    if (entry.seq <= lastSeq) continue;
+    lastSeq = entry.seq;
+    const li = document.createElement("li");
+    li.className = entry.kind;
+    li.dataset.seq = String(entry.seq);
+    const t = document.createElement("span");
+    t.className = "t";
+    t.textContent = (entry.t / 1000).toFixed(2);
+    li.appendChild(t);
+    li.appendChild(document.createTextNode(logText(entry)));
+    logList.appendChild(li);
+  }
+  while (logList.children.length > 600) logList.removeChild(logList.firstChild);
+  if (atBottom) logList.scrollTop = logList.scrollHeight;
+}
+
+// -- hands: lifting and placing -----------------------------------------------------------
+
+function heldIds() {
+  return state ? state.hand.slice() : [];
+}
+
+function nextSelection(except) {
+  const hand = heldIds().filter((id) => id !== except);
+  return hand.length ? hand[hand.length - 1] : null;
+}
+
+async function liftSquare(square) {
+  const reply = await send("lift", { square });
+  if (reply && selected === null) selected = reply.result.piece;
+  if (state) draw(state);
+  return reply;
+}
+
+async function placeSelected(square) {
+  let piece = selected;
+  if (piece === null) piece = nextSelection(null);
+  if (piece === null) { say("Nothing in hand: lift a piece, or pick one from a tray."); return null; }
+  const reply = await send("place", { square, piece });
+  if (reply) selected = nextSelection(piece);
+  if (state) draw(state);
+  return reply;
+}
+
+// Drop ``piece`` on ``square``. On an enemy piece this is the capture swap by
+// hand: that piece is lifted first, and stays in hand to be put down next.
+async function dropOn(square, piece) {
+  const other = pieceOn(state, square);
+  if (other && other.id !== piece) {
+    if (other.side === pieceById(piece).side) {
+      say("Square " + square + " holds your own piece.");
+      selected = piece;
+      draw(state);
+      return;
+    }
+    await send("lift", { square });
+  }
+  const reply = await send("place", { square, piece });
+  selected = reply ? nextSelection(piece) : piece;
+  if (state) draw(state);
+}
+
+function pieceById(id) {
+  return state.pieces.find((p) => p.id === id);
+}
+
+board.addEventListener("click", (e) => {
+  const el = e.target.closest(".sq");
+  if (!el || suppressClick) return;
+  const square = Number(el.dataset.square);
+  if (el.dataset.piece !== "") liftSquare(square);
+  else placeSelected(square);
+});
+
+document.querySelectorAll(".tray-pieces").forEach((box) => {
+  box.addEventListener("click", (e) => {
+    const b = e.target.closest(".tray-piece");
+    if (!b || suppressClick) return;
+    const id = Number(b.dataset.piece);
+    selected = selected === id ? null : id;
+    draw(state);
+  });
+});
+
+document.querySelectorAll(".tray-drop").forEach((b) => {
+  b.addEventListener("click", () => {
+    let piece = selected;
+    if (piece === null) piece = nextSelection(null);
+    if (piece === null) { say("Nothing in hand to put in the tray."); return; }
+    send("place", { square: "off", piece }).then((r) => {
+      if (r) selected = nextSelection(piece);
+      if (state) draw(state);
+    });
+  });
+});
+
+// Dragging: pointer events, so a mouse, a pen and a finger all work.
+function pointerTarget(x, y) {
+  const el = document.elementFromPoint(x, y);
+  if (!el) return null;
+  const sq = el.closest(".sq");
+  if (sq) return { square: Number(sq.dataset.square), el: sq };
+  const tray = el.closest(".tray");
+  if (tray) return { square: "off", el: tray };
+  return null;
+}
+
+function startGesture(e, source) {
+  if (e.button !== 0 && e.pointerType === "mouse") return;
+  drag = { id: e.pointerId, x0: e.clientX, y0: e.clientY, source, started: false, over: null };
+}
+
+board.addEventListener("pointerdown", (e) => {
+  const el = e.target.closest(".sq");
+  if (!el || el.dataset.piece === "") return;
+  startGesture(e, { square: Number(el.dataset.square), piece: Number(el.dataset.piece),
+    side: el.dataset.side });
+});
+
+document.querySelectorAll(".tray-pieces").forEach((box) => {
+  box.addEventListener("pointerdown", (e) => {
+    const b = e.target.closest(".tray-piece");
+    if (!b) return;
+    const p = pieceById(Number(b.dataset.piece));
+    startGesture(e, { square: null, piece: p.id, side: p.side });
+  });
+});
+
+window.addEventListener("pointermove", (e) => {
+  if (!drag || e.pointerId !== drag.id) return;
+  const ghost = $("ghost");
+  if (!drag.started) {
+    if (Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < DRAG_START_PX) return;
+    drag.started = true;
+    ghost.innerHTML = '<span class="piece ' + drag.source.side + '"></span>';
+    ghost.style.display = "block";
+    if (drag.source.square !== null) {
+      // The piece leaves its square as the hand lifts it: the App lights its moves now.
+      send("lift", { square: drag.source.square });
+    }
+  }
+  ghost.style.left = e.clientX + "px";
+  ghost.style.top = e.clientY + "px";
+  const t = pointerTarget(e.clientX, e.clientY);
+  const over = t ? t.el : null;
+  if (drag.over !== over) {
+    if (drag.over) drag.over.classList.remove("drop-over");
+    if (over) over.classList.add("drop-over");
+    drag.over = over;
+  }
+  e.preventDefault();
+});
+
+function endGesture(e, cancelled) {
+  if (!drag || e.pointerId !== drag.id) return;
+  const d = drag;
+  drag = null;
+  if (!d.started) return;               // a click: the click handlers do it
+  suppressClick = true;
+  setTimeout(() => { suppressClick = false; }, 0);
+  $("ghost").style.display = "none";
+  if (d.over) d.over.classList.remove("drop-over");
+  const t = cancelled ? null : pointerTarget(e.clientX, e.clientY);
+  if (!t) {
+    selected = d.source.piece;          // dropped nowhere: still in hand
+    busy.then(() => state && draw(state));
+    return;
+  }
+  if (t.square === "off") {
+    send("place", { square: "off", piece: d.source.piece }).then((r) => {
+      if (r) selected = nextSelection(d.source.piece);
+      if (state) draw(state);
+    });
+  } else {
+    busy.then(() => dropOn(t.square, d.source.piece));
+  }
+}
+
+window.addEventListener("pointerup", (e) => endGesture(e, false));
+window.addEventListener("pointercancel", (e) => endGesture(e, true));
+
+// -- the throw button -----------------------------------------------------------------------
+
+const throwButton = $("throw");
+
+function buttonDown() {
+  if (throwButton.dataset.down === "1") return;
+  throwButton.dataset.down = "1";
+  throwButton.classList.add("held");
+  send("button", { down: true });
+}
+
+function buttonUp() {
+  if (throwButton.dataset.down !== "1") return;
+  throwButton.dataset.down = "0";
+  throwButton.classList.remove("held");
+  send("button", { down: false });
+}
+
+throwButton.addEventListener("pointerdown", (e) => {
+  if (e.button !== 0 && e.pointerType === "mouse") return;
+  throwButton.setPointerCapture(e.pointerId);
+  buttonDown();
+});
+throwButton.addEventListener("pointerup", buttonUp);
+throwButton.addEventListener("pointercancel", buttonUp);
+throwButton.addEventListener("lostpointercapture", buttonUp);
+throwButton.addEventListener("contextmenu", (e) => e.preventDefault());
+throwButton.addEventListener("keydown", (e) => {
+  if (e.key === " " || e.key === "Enter") {
+    e.preventDefault();
+    if (!e.repeat) buttonDown();
+  }
+});
+throwButton.addEventListener("keyup", (e) => {
+  if (e.key === " " || e.key === "Enter") { e.preventDefault(); buttonUp(); }
+});
+throwButton.addEventListener("click", (e) => e.preventDefault());
+
+function typing(target) {
+  return target && (target.tagName === "INPUT" || target.tagName === "SELECT" ||
+    target.tagName === "TEXTAREA" || target.isContentEditable);
+}
+
+document.addEventListener("keydown", (e) => {
+  if ((e.key === "t" || e.key === "T") && !typing(e.target) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault();
+    if (!e.repeat) buttonDown();
+  }
+});
+document.addEventListener("keyup", (e) => {
+  if ((e.key === "t" || e.key === "T") && !typing(e.target)) buttonUp();
+});
+window.addEventListener("blur", buttonUp);
+
+// -- side panel -------------------------------------------------------------------------------
+
+$("ruleset").addEventListener("change", (e) => send("new", { ruleset: e.target.value }));
+$("new-game").addEventListener("click", () => send("new", { ruleset: $("ruleset").value }));
+$("arrange").addEventListener("click", () => send("arrange", {}));
+$("knock").addEventListener("click", () => send("knock", {}));
+$("chatter").addEventListener("click", () => send("chatter", { on: !(state && state.chatter) }));
+$("power-cut").addEventListener("click", () => send("power_cut", {}));
+$("serial").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const line = $("serial-line").value.trim();
+  if (line) send("command", { line });
+});
+$("show-sim").addEventListener("change", (e) => logList.classList.toggle("hide-sim", !e.target.checked));
+$("clear-log").addEventListener("click", () => { logList.textContent = ""; });
+
+fetch("/api/state").then((r) => r.json()).then((st) => { draw(st); connect(); })
+  .catch((e) => say("cannot reach the simulator: " + e));
