@@ -177,6 +177,11 @@ class App:
         return self.game.position.turn
 
     @property
+    def led_roles(self):
+        """The role of every LED in strip order (squares, sticks, sides)."""
+        return self._led_roles
+
+    @property
     def moves(self):
         """The legal moves of the pending throw (engine Move objects)."""
         return self._recogniser.moves if self._state == MOVE else []

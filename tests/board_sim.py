@@ -14,6 +14,8 @@ Time advances in scan ticks of ``tick_ms`` (10 ms, as on the Pico).
 from firmware.app import App
 from firmware.recognise import bit, squares_of
 
+OFF = 31          # engine.position.OFF
+
 
 def bits_for(value):
     """Stick bits that make ``value`` (C3): 1..4 white sides, or none for 5/6."""
@@ -31,6 +33,30 @@ def throws(*values):
         return queue.pop(0)
     rng.queue = queue
     return rng
+
+
+def board_at(position, store_dir, ruleset="kendall", options=None, rng=None,
+             config=None, setup=True):
+    """A board resuming a game that stands at ``position`` (opening done).
+
+    The game is handed over the way a power cut would: as the saved game in
+    ``store_dir``, which the App resumes, checking the pieces first.
+    """
+    from engine import Position
+    from engine.game import Game
+    from engine.rules import ruleset as make_ruleset
+    from firmware.store import Store
+    game = Game(make_ruleset(ruleset, **(options or {})), position=Position.parse(position))
+    game.opening = [1]
+    Store(str(store_dir)).save(game)
+    cfg = {"ruleset": ruleset}
+    if options:
+        cfg["options"] = options
+    cfg.update(config or {})
+    board = BoardSim(config=cfg, store_dir=str(store_dir), rng=rng)
+    if setup:
+        board.setup()
+    return board
 
 
 class BoardSim:
@@ -87,6 +113,29 @@ class BoardSim:
         """A capture (C6): the mover onto ``to``, the captured piece onto ``origin``."""
         self.lift(origin).lift(to).place(to).place(origin).wait()
         return self
+
+    def play(self, move, via=True):
+        """Make an engine move by hand, the way a player would.
+
+        A capture swaps the two pieces (C6); with ``via`` a piece whose count
+        ends on the water or the House of Happiness is put there first and
+        then carried on (K11, K12, H10), otherwise it goes straight to its
+        final square. A piece leaving the board stays in the hand.
+        """
+        o, to, final = move.origin, move.to, move.final
+        self.lift(o)
+        if move.capture:
+            self.lift(to).place(to)
+            if final != to:
+                self.lift(to)
+                if final != OFF:
+                    self.place(final)
+            self.place(o)
+        elif final != OFF:
+            if via and to != final:
+                self.place(to).lift(to)
+            self.place(final)
+        return self.wait()
 
     def set_board(self, occupancy, settle=True):
         self.occ = occupancy
