@@ -178,7 +178,7 @@ configs = st.dictionaries(keys, json_values | st.dictionaries(sub_keys, json_val
                           max_size=10)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(configs)
 def test_any_json_at_all_gives_a_complete_safe_config(raw):
     cfg, messages = validate(raw)
