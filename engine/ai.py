@@ -1,0 +1,393 @@
+"""The computer player: expectiminimax over the stick throws.
+
+    >>> from engine import ruleset
+    >>> from engine.ai import choose_move
+    >>> rs = ruleset("kendall")
+    >>> choose_move(rs, rs.start(), 1, 3).text
+    '10-11'
+
+A turn in Senet is a throw followed by a move, so the search tree alternates
+*decision* nodes (the side to move picks one of its legal moves for the throw
+it has) and *chance* nodes (the next throw: 1, 2, 3, 4 and 5 or 6 with 4, 6,
+4, 1 and 1 chances in 16, C3).  The side at a chance node is always
+``position.turn``: after a move that earns another throw (K5, K10, H5) it is
+the mover again, otherwise the opponent, so extra throws need no special case.
+A lost turn (K15, H14) follows ``Ruleset.pass_position``; under the literal
+H14 option (``no_move="end"``) it ends the game and H15's points decide.
+
+Levels (``choose_move(..., level)``):
+
+1. beginner: a random move, but it takes a piece off the board, a capture or
+   a safe square when it sees one and avoids the water when it can;
+2. greedy on the evaluation: the move whose resulting position looks best;
+3. two plies: every move, every answering throw, the best answer;
+4. the deepest search that fits a node budget (default ``BUDGET``), deepened
+   best-first: three plies for the moves that looked best at two plies, as far
+   as the budget reaches.
+
+Everything is deterministic: the search breaks ties by the engine's move
+order, and only level 1 uses the random source (``rng``, like
+``random.getrandbits``; default a fixed-seed ``XorShift``).
+
+The recursion is at most ``2 * depth`` Python frames deep (depth <= 4), well
+inside the Pico's C stack.  No transposition table: the heap stays small.
+"""
+
+from engine.position import SQUARES, B, W, BLACK, WHITE
+from engine.sticks import probabilities, XorShift
+
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
+WIN = const(100000)        # a won game, far beyond any evaluation
+BUDGET = const(700)        # level 4 default: nodes (move lists + evaluations)
+MAX_DEPTH = const(4)       # deepest search level 4 tries
+
+# The evaluation's weights, one per named feature, in units of "one square of
+# progress along the path".  The features read the ruleset's options (safe
+# squares, water, exits, blocking sizes), never its name.
+WEIGHTS = {
+    "progress": 10,        # per square a piece has come along the path
+    "off": 40,             # per piece off the board, beyond reaching square 30
+    "group": 12,           # a piece with an own neighbour cannot be captured (K8, H7)
+    "safe": 12,            # a piece on a safe square (K10, H9)
+    "hit": 14,             # x expected squares lost to a capture swap (C6)
+    "block": 8,            # per enemy piece behind a group it cannot pass (K8, H8)
+    "water": 30,           # x chance that a throw lands the piece on the water (K12, H10)
+    "ready": 30,           # x chance a throw takes a piece off (K13) / may leave (H11, H12)
+    "home": 6,             # per piece still on the first row when exits need it empty (H12)
+}
+
+
+class _Tables:
+    """Per-ruleset numbers the evaluation looks up instead of recomputing."""
+
+    def __init__(self, rs, weights):
+        self.rs = rs
+        self.weights = weights
+        w = weights
+        ways = probabilities(rs)
+        self.throws = []                       # (value, ways out of 16)
+        max_throw = 0
+        for value in rs.throw_values:
+            self.throws.append((value, ways[value]))
+            if value > max_throw:
+                max_throw = value
+        # a capture swap (C6) sends the victim back by the throw: expected
+        # squares lost, in 16ths, per throw that can reach it
+        self.hit_loss = []
+        for value, n in self.throws:
+            self.hit_loss.append((value, n * value))
+        # K8: under "lone_then_empty" two adjacent pieces cannot be jumped;
+        # H8: only a group of big_block or more stops an enemy.
+        self.block_size = 2 if rs.jump == "lone_then_empty" else rs.big_block
+        self.safe = rs.safe
+        self.w_group = w["group"]
+        self.w_hit = w["hit"]
+        self.w_block = w["block"]
+        self.w_ready = w["ready"]
+        self.w_home = w["home"]
+        self.home = rs.home_row_blocks_exit
+        self.pieces = rs.pieces
+        self.ready_from = 0
+        if rs.leave_at:
+            self.ready_from = rs.leave_at - max_throw
+        self.square = [0] * (SQUARES + 2)      # static value of a piece per square
+        for s in range(1, SQUARES + 1):
+            v = w["progress"] * s
+            if s in rs.safe:
+                v += w["safe"]
+            # exposure to the water: the chance that some throw ends exactly there
+            for value, n in self.throws:
+                if s + value == rs.water and s not in rs.exits:
+                    v -= w["water"] * n // 16
+            # K13: a piece on an exit house leaves with its exact throw
+            exit_throw = rs.exits.get(s)
+            if exit_throw:
+                v += w["ready"] * ways[exit_throw] // 16
+            self.square[s] = v
+        self.off_value = w["progress"] * (SQUARES + 1) + w["off"]
+        if rs.exits:
+            # leaving is worth what a piece on the surest exit still lacks
+            self.off_value += w["ready"]
+
+
+_cache = [None]
+
+
+def tables(rs, weights=None):
+    """The evaluation tables for ruleset ``rs`` (kept for the last one used)."""
+    weights = weights or WEIGHTS
+    t = _cache[0]
+    if t is None or t.rs is not rs or t.weights is not weights:
+        t = _Tables(rs, weights)
+        _cache[0] = t
+    return t
+
+
+_NEEDLE = {B: b"B", W: b"W"}
+
+
+def _side_score(t, cells, code, enemy, to_move):
+    """The features of one side's pieces, summed with their weights.
+
+    It walks the side's pieces only (``bytes.find`` runs at C speed on both
+    CPython and MicroPython), so it costs about ten steps, not thirty.
+    """
+    needle = _NEEDLE[code]
+    square = t.square
+    safe = t.safe
+    score = 0
+    count = 0
+    lowest = 0
+    ready = 0
+    hit = 0
+    s = cells.find(needle, 1)
+    while s > 0:
+        count += 1
+        if not lowest:
+            lowest = s
+        if t.ready_from and s >= t.ready_from:
+            ready += 1
+        score += square[s]
+        if cells[s - 1] == code or cells[s + 1] == code:
+            score += t.w_group                 # K8, H7: a group protects
+            if cells[s - 1] != code:
+                # the first piece of a run: does the run stop the enemy?
+                run = 2
+                while cells[s + run] == code:
+                    run += 1
+                if run >= t.block_size:
+                    score += t.w_block * cells.count(_NEEDLE[enemy], 1, s)
+        elif s not in safe:
+            # a lone piece: the chance an enemy behind lands on it (C6)
+            for value, loss in t.hit_loss:
+                if s > value and cells[s - value] == enemy:
+                    hit += loss
+        s = cells.find(needle, s + 1)
+    if hit:
+        # the side to move can still run away; the other faces the next throw
+        score -= (t.w_hit // 2 if to_move else t.w_hit) * hit // 16
+    score += (t.pieces - count) * t.off_value
+    if t.home and count:
+        if lowest > t.home:
+            score += t.w_ready * ready         # H11, H12: free to leave
+        elif ready:
+            # H12: pieces on the first row hold back those waiting to leave
+            score -= t.w_home * ready * cells.count(needle, 1, t.home + 1)
+    return score
+
+
+def evaluate(rs, position, side, weights=None):
+    """How good ``position`` is for ``side``: its features minus the enemy's."""
+    t = tables(rs, weights)
+    return _evaluate(t, position, side)
+
+
+def _evaluate(t, position, side):
+    cells = position.cells
+    if side == BLACK:
+        me, you = B, W
+    else:
+        me, you = W, B
+    turn = position.turn == side
+    return (_side_score(t, cells, me, you, turn)
+            - _side_score(t, cells, you, me, not turn))
+
+
+class BudgetExceeded(Exception):
+    """The node budget ran out in the middle of a search."""
+
+
+class Search:
+    """One expectiminimax search for ``side`` (values are ``side``'s gain).
+
+    ``nodes`` counts the move lists generated and the positions evaluated;
+    with a ``budget`` the search stops before it would pass it.
+    """
+
+    def __init__(self, rs, side, budget=None, weights=None):
+        self.rs = rs
+        self.side = side
+        self.budget = budget
+        self.nodes = 0
+        self.t = tables(rs, weights)
+        # one-byte needles: "is any piece of this colour left?" at C speed
+        self.me = b"B" if side == BLACK else b"W"
+        self.you = b"W" if side == BLACK else b"B"
+
+    def _count(self):
+        if self.budget is not None and self.nodes >= self.budget:
+            raise BudgetExceeded()
+        self.nodes += 1
+
+    def leaf(self, position):
+        self._count()
+        return _evaluate(self.t, position, self.side)
+
+    def terminal(self, position):
+        """WIN/-WIN if the game is over (K16, H15), else None."""
+        cells = position.cells
+        if self.me not in cells:
+            return WIN
+        if self.you not in cells:
+            return -WIN
+        return None
+
+    def ended_by_no_move(self, position):
+        """H14 literal option: the game ends and H15's points decide."""
+        rs = self.rs
+        mine = rs.points(position, self.side)
+        theirs = rs.points(position, _other(self.side))
+        if mine > theirs:
+            return WIN // 2
+        if mine < theirs:
+            return -WIN // 2
+        return 0
+
+    def chance(self, position, depth):
+        """Expected value over the next throw of the side ``position.turn``."""
+        end = self.terminal(position)
+        if end is not None:
+            return end
+        if depth <= 0:
+            return self.leaf(position)
+        total = 0
+        for value, ways in self.t.throws:
+            total += ways * self.decide(position, value, depth)
+        return total // 16
+
+    def decide(self, position, throw, depth):
+        """The best value the side to move reaches with ``throw``."""
+        self._count()
+        moves = self.rs.legal_moves(position, throw)
+        if not moves:
+            if self.rs.no_move == "end":
+                return self.ended_by_no_move(position)
+            return self.chance(self.rs.pass_position(position, throw), depth - 1)
+        maximise = position.turn == self.side
+        best = None
+        for move in moves:
+            v = self.chance(move.after, depth - 1)
+            if best is None or (v > best if maximise else v < best):
+                best = v
+        return best
+
+
+def _other(side):
+    return WHITE if side == BLACK else BLACK
+
+
+def search_moves(rs, moves, depth_limit, budget=None, weights=None):
+    """Deepen one ply at a time; return (best move, values, depth, nodes).
+
+    Each depth scores the root moves best-first (in the previous depth's
+    order).  When the budget runs out part-way through a depth, the moves
+    already scored at that depth compete among themselves if there are at
+    least two of them (they were the most promising ones); otherwise the
+    previous depth's choice stands.
+    """
+    side = moves[0].side
+    search = Search(rs, side, budget, weights)
+    order = list(range(len(moves)))
+    best = order[0]
+    values = None
+    reached = 0
+    for depth in range(1, depth_limit + 1):
+        scored = []
+        try:
+            for i in order:
+                scored.append((search.chance(moves[i].after, depth - 1), i))
+        except BudgetExceeded:
+            if len(scored) >= 2:
+                best = _best(scored)
+                reached = depth
+            break
+        # stable best-first order for the next depth: higher value, then
+        # the engine's move order
+        scored = _sort(scored)
+        order = [i for _, i in scored]
+        best = order[0]
+        values = scored
+        reached = depth
+    return moves[best], values, reached, search.nodes
+
+
+def _best(scored):
+    best_v, best_i = scored[0]
+    for v, i in scored:
+        if v > best_v or (v == best_v and i < best_i):
+            best_v, best_i = v, i
+    return best_i
+
+
+def _sort(scored):
+    # insertion sort: at most a handful of moves, no key functions needed
+    out = []
+    for v, i in scored:
+        k = len(out)
+        while k > 0 and (out[k - 1][0] < v or (out[k - 1][0] == v and out[k - 1][1] > i)):
+            k -= 1
+        out.insert(k, (v, i))
+    return out
+
+
+def _beginner(rs, moves, rng):
+    """Level 1: random, but not absurd (takes what is obvious, avoids the water)."""
+    wanted = []
+    for move in moves:
+        if move.leaves or move.capture or move.final in rs.safe:
+            wanted.append(move)
+    if wanted:
+        return wanted[rng.randrange(len(wanted))]
+    dry = []
+    for move in moves:
+        if move.to != rs.water:
+            dry.append(move)
+    if dry:
+        moves = dry
+    return moves[rng.randrange(len(moves))]
+
+
+LEVELS = {
+    # level: (depth, default budget)
+    2: (1, None),
+    3: (2, None),
+    4: (MAX_DEPTH, BUDGET),
+}
+
+
+def choose_move(rs, position, throw, level=3, rng=None, budget=None):
+    """The computer's move for ``position`` and ``throw`` at ``level`` 1..4.
+
+    Returns None when there is no legal move (the turn is lost, K15, H14).
+    ``budget`` (nodes) overrides the level's default; ``rng`` is only used by
+    level 1.
+    """
+    moves = rs.legal_moves(position, throw)
+    if not moves:
+        return None
+    if len(moves) == 1:
+        return moves[0]
+    if level <= 1:
+        if rng is None:
+            rng = XorShift(1)
+        return _beginner(rs, moves, rng)
+    depth, default_budget = LEVELS.get(level, LEVELS[4])
+    if budget is None:
+        budget = default_budget
+    return search_moves(rs, moves, depth, budget)[0]
+
+
+def analyse(rs, position, throw, level=4, budget=None):
+    """Like ``choose_move`` but returns (move, values, depth, nodes) for tools."""
+    moves = rs.legal_moves(position, throw)
+    if not moves:
+        return None, None, 0, 0
+    depth, default_budget = LEVELS.get(level, LEVELS[4])
+    if budget is None:
+        budget = default_budget
+    return search_moves(rs, moves, depth, budget)

@@ -1,0 +1,155 @@
+"""Decision time of the computer player per level, in Pico-equivalent ms.
+
+Runs unchanged on CPython and on the MicroPython unix port:
+
+    python tests/bench/ai_bench.py [--quick]
+    micropython -X heapsize=192k tests/bench/ai_bench.py [--quick]
+
+Calibration: the same process times ``for i in range(100000): s += i``,
+which takes 1008 ms on a Pico running MicroPython; a measured time t becomes
+``t * 1008 / calibration`` Pico-equivalent ms.  The MicroPython unix port is
+the closer model of the Pico (same interpreter, same allocation costs); the
+CPython figures are given for comparison.
+
+The last line of output is one JSON object with ``pico_ms_level_N_max`` (the
+slowest position of the set, N = 1..4) plus the raw figures.
+
+Not a pytest test (no ``test_`` prefix); tests/test_ai.py runs it with
+``--quick`` under MicroPython.
+"""
+
+import gc
+import json
+import sys
+import time
+
+try:
+    _root = __file__.rsplit("/", 3)[0] if __file__.count("/") >= 2 else "."
+except NameError:
+    _root = "."
+if _root not in sys.path:
+    sys.path.insert(0, _root)
+if "." not in sys.path:
+    sys.path.append(".")
+
+from engine import ruleset, Position          # noqa: E402
+from engine.ai import choose_move, analyse    # noqa: E402
+from engine.sticks import XorShift             # noqa: E402
+
+PICO_CALIBRATION_MS = 1008
+
+# The position set.  The midgame positions are the ones where a level-3 search
+# visits the most nodes among all the positions of five random games
+# (engine.game.play_game seeds 1..5, default chooser) of each ruleset: five
+# or so pieces a side still spread over the first two rows, every piece with
+# a move, and a throw that earns another throw, so the tree is as wide as
+# Senet trees get.  Then one early position per ruleset and the two endgame
+# positions (five pieces or fewer on the board) with the largest searches.
+POSITIONS = (
+    # (ruleset, position text, throw, why)
+    ("kendall", "BWBWBWBWB.W................... W", 2, "early"),
+    ("kendall", "BWB.W....W..B..B...W...W...... W", 1, "busy"),
+    ("kendall", "BWB...W...W.B....B.W...W...... W", 1, "busy"),
+    ("kendall", "B.B.W..W.BW.W.....B....BW..... B", 1, "busy"),
+    ("kendall", "BW.B.B...W...W...W.W..B.....B. W", 1, "busy"),
+    ("kendall", "WBB...B..W.....W..B.W.B....... B", 5, "busy"),
+    ("kendall", "BBW.WB...W..W......B..W.....B. W", 1, "busy"),
+    ("kendall", "............W.BB...WB......... B", 4, "endgame"),
+    ("kendall", "...............W.....W.....B.W W", 1, "endgame"),
+    ("hungarian", "WBWBWBWBW.B................... B", 2, "early"),
+    ("hungarian", "W.W........W....B..W.W........ W", 1, "busy"),
+    ("hungarian", "WW.B....BWB...B.BW...W........ W", 6, "busy"),
+    ("hungarian", "W.W...BWB....B...BW.W.......B. W", 6, "busy"),
+    ("hungarian", ".BBW..W..B...BW.B..W...W...... W", 1, "busy"),
+    ("hungarian", "W...BW...B.BW.WW.B.B.......... W", 6, "busy"),
+    ("hungarian", "WWB..WB..B....B.BW...W........ B", 1, "busy"),
+    ("hungarian", ".W............WW....W.B....... W", 4, "endgame"),
+    ("hungarian", ".W...B........W.....W....W.... W", 1, "endgame"),
+)
+
+QUICK = (1, 4, 11, 16)       # indexes of the positions --quick times
+
+if hasattr(time, "ticks_us"):
+    def now_us():
+        return time.ticks_us()
+
+    def since_us(start):
+        return time.ticks_diff(time.ticks_us(), start)
+else:
+    def now_us():
+        return int(time.perf_counter() * 1000000)
+
+    def since_us(start):
+        return now_us() - start
+
+
+def calibrate(repeats=3):
+    """ms for ``for i in range(100000): s += i``, the best of ``repeats``."""
+    best = None
+    for _ in range(repeats):
+        gc.collect()
+        start = now_us()
+        s = 0
+        for i in range(100000):
+            s += i
+        ms = since_us(start) / 1000
+        if best is None or ms < best:
+            best = ms
+    return best
+
+
+def time_decision(rs, position, throw, level, repeats):
+    best = None
+    for _ in range(repeats):
+        gc.collect()
+        start = now_us()
+        choose_move(rs, position, throw, level, rng=XorShift(7))
+        ms = since_us(start) / 1000
+        if best is None or ms < best:
+            best = ms
+    return best
+
+
+def main(argv):
+    quick = "--quick" in argv
+    repeats = 1 if quick else 2
+    implementation = sys.implementation.name
+    rulesets = {}
+    indexes = QUICK if quick else range(len(POSITIONS))
+    calibration = calibrate()
+    print("ai_bench on %s, calibration %.2f ms (Pico: %d ms)" % (
+        implementation, calibration, PICO_CALIBRATION_MS))
+    print("%-3s %-10s %-34s %2s %-8s %9s %9s %9s %9s %6s" % (
+        "#", "ruleset", "position", "t", "kind", "L1 pico", "L2 pico", "L3 pico", "L4 pico",
+        "L4 nod"))
+    raw_max = {1: 0.0, 2: 0.0, 3: 0.0, 4: 0.0}
+    nodes_max = 0
+    for k in indexes:
+        name, text, throw, kind = POSITIONS[k]
+        rs = rulesets.get(name)
+        if rs is None:
+            rs = rulesets[name] = ruleset(name)
+        position = Position.parse(text)
+        cols = []
+        for level in (1, 2, 3, 4):
+            ms = time_decision(rs, position, throw, level, repeats)
+            if ms > raw_max[level]:
+                raw_max[level] = ms
+            cols.append(ms * PICO_CALIBRATION_MS / calibration)
+        nodes = analyse(rs, position, throw, 4)[3]
+        if nodes > nodes_max:
+            nodes_max = nodes
+        print("%-3d %-10s %-34s %2d %-8s %9.1f %9.1f %9.1f %9.1f %6d" % (
+            k, name, text, throw, kind, cols[0], cols[1], cols[2], cols[3], nodes))
+    result = {"implementation": implementation, "calibration_ms": round(calibration, 3),
+              "positions": len(indexes), "level4_nodes_max": nodes_max}
+    for level in (1, 2, 3, 4):
+        result["raw_ms_level_%d_max" % level] = round(raw_max[level], 3)
+        result["pico_ms_level_%d_max" % level] = round(
+            raw_max[level] * PICO_CALIBRATION_MS / calibration, 1)
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
