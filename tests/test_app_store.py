@@ -1,0 +1,111 @@
+"""Saving after every move, resuming after a power cut, and damaged saves."""
+
+import json
+import os
+
+from board_sim import BoardSim, board_at, throws
+from engine.sticks import XorShift
+
+
+def test_the_game_is_saved_after_every_move_and_a_new_app_resumes_it(tmp_path):
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1, 2))
+    board.setup().press()                                 # opening: a 1 at once
+    saved = json.load(open(os.path.join(str(tmp_path), "game.json")))
+    assert saved["version"] == 1 and saved["throw"] == 1 and saved["opening"] == [1]
+    board.move(10, 11)
+    saved = json.load(open(os.path.join(str(tmp_path), "game.json")))
+    assert saved["position"] == board.app.position
+    assert saved["history"] == [["W", 1, "10-11"]] and saved["throw"] is None
+    assert saved["ruleset"] == "kendall"
+    assert not os.path.exists(os.path.join(str(tmp_path), "game.tmp"))
+
+    # power cut; a new App on the same folder asks for the pieces to match
+    again = BoardSim(store_dir=str(tmp_path), rng=throws(3))
+    again.wait()
+    assert again.app.state == "setup"
+    assert again.squares_with("put") == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]
+    again.setup()
+    ready = again.last("ready")
+    assert ready["resumed"] is True and ready["position"] == board.app.position
+    assert again.app.state == "throw" and again.app.turn == "W"   # K5: the 1 throws again
+    again.press()
+    assert again.last("throw")["value"] == 3
+
+
+def test_a_pending_throw_is_resumed_too(tmp_path):
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1))
+    board.setup().press()
+    again = BoardSim(store_dir=str(tmp_path), rng=throws())
+    again.setup()
+    assert again.app.state == "move" and again.app.throw == 1
+    assert again.app.sticks == (1, 0, 0, 0)
+    again.move(10, 11)
+    assert again.last("move")["move"] == "10-11"
+
+
+def test_a_corrupt_save_file_starts_a_new_game_with_a_notice_event(tmp_path):
+    with open(os.path.join(str(tmp_path), "game.json"), "w") as f:
+        f.write('{"version": 1, "ruleset": "kendall", "hist')   # half written
+    board = BoardSim(store_dir=str(tmp_path), rng=throws())
+    first = board.step()
+    notice = [e for e in first if e["event"] == "notice"]
+    assert notice and notice[0]["message"] == "saved game unreadable, new game started"
+    assert board.app.state == "setup"
+    assert board.app.position == "BWBWBWBWBW.................... W"
+
+
+def test_a_save_from_another_version_or_with_an_illegal_history_is_not_resumed(tmp_path):
+    path = os.path.join(str(tmp_path), "game.json")
+    for data in ({"version": 99},
+                 [1, 2, 3],
+                 {"version": 1, "ruleset": "kendall",
+                  "start": "BWBWBWBWBW.................... W", "opening": [1],
+                  "history": [["W", 1, "10-14"]], "position": "x", "throw": None},
+                 {"version": 1, "ruleset": "chess"}):
+        with open(path, "w") as f:
+            json.dump(data, f)
+        board = BoardSim(store_dir=str(tmp_path), rng=throws())
+        board.wait(20)
+        assert board.last("notice")["message"] == "saved game unreadable, new game started"
+
+
+def test_a_complete_temporary_file_is_used_when_the_rename_did_not_happen(tmp_path):
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1))
+    board.setup().press().move(10, 11)
+    os.rename(os.path.join(str(tmp_path), "game.json"), os.path.join(str(tmp_path), "game.tmp"))
+    again = BoardSim(store_dir=str(tmp_path), rng=throws())
+    assert again.app.position == board.app.position
+
+
+def test_a_power_cut_between_any_two_steps_resumes_the_saved_game_or_the_one_before(tmp_path):
+    rng = XorShift(11)
+    board = BoardSim(store_dir=str(tmp_path), rng=rng)
+    committed = [board.app.position]
+    step = board.step
+    cuts = [0]
+
+    def step_then_cut():
+        out = step()
+        for e in out:
+            if e["event"] in ("move", "pass", "start"):
+                committed.append(board.app.position)
+        # pull the plug after this step: the board comes back with this game
+        # or the one before it, never anything else
+        resumed = BoardSim(store_dir=str(tmp_path), rng=XorShift(1)).app
+        assert resumed.position in committed[-2:]
+        assert len(resumed.game.history) in (len(board.app.game.history),
+                                             len(board.app.game.history) - 1)
+        cuts[0] += 1
+        return out
+
+    board.step = step_then_cut
+    board.setup()
+    while len(committed) < 12:
+        if board.app.state in ("opening", "throw"):
+            board.press()
+        elif board.app.state == "move":
+            moves = board.app.moves
+            board.play(moves[rng.randrange(len(moves))], via=len(committed) % 2 == 0)
+        else:
+            board.wait(100)
+    assert cuts[0] > 500
