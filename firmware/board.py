@@ -1,0 +1,330 @@
+"""The hardware main loop: what ``main.py`` on the Pico runs.
+
+``run()`` decides at power-on which of three things the board does:
+
+- **maintenance mode**: the throw button is held while the board powers up.
+  Nothing else starts (no game, no watchdog); the board prints
+  ``{"event": "maintenance"}`` and returns to the MicroPython prompt, so a
+  laptop can always get back in with mpremote and redeploy, even when the
+  firmware installed is broken or the watchdog of museum mode is in use.
+- **the game**: config.json is loaded and checked, the hardware built from it
+  (firmware.hal), the App made, and the loop runs: scan the switches, step the
+  App, show its frame, print its events as JSON lines, read commands.
+- **self-test**: entered from the game with the serial command
+  ``{"cmd": "selftest"}``. Each square lights while its switch is closed and
+  every change is reported as ``{"event": "switch", "square": n, "closed": b}``;
+  LEDs light on request. ``senet-board check`` drives it.
+
+Serial protocol of the loop itself (the App's commands go to ``app.command``):
+
+    {"cmd": "selftest"}                      enter self-test
+    {"cmd": "led", "index": i}               self-test: light LED i (0-based) alone
+    {"cmd": "led", "index": "all", "colour": "red"|"green"|"blue"|"white"}
+    {"cmd": "led", "index": null}            self-test: LEDs back to the switches
+    {"cmd": "run"}                           leave self-test, back to the game
+    {"cmd": "hello"}                         repeat the hello event
+
+Only firmware.hal touches the hardware; this module takes what it builds.
+"""
+
+import json
+import os
+import sys
+
+try:
+    import select
+except ImportError:          # a port without select: no serial commands
+    select = None
+
+from firmware import config as _config
+from firmware.version import VERSION
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+SQUARES = const(30)
+LOOP_MS = const(5)              # one scan every 5 ms or so (plus the scan itself)
+HOLD_SAMPLES = const(5)         # button samples at power-on, LOOP_MS apart
+LINE_MAX = const(512)           # longer command lines are dropped
+WATCHDOG_MS = const(8000)       # museum mode: reset if the loop hangs this long
+CONFIG_FILE = "config.json"
+
+_COLOURS = {"white": (1, 1, 1), "red": (1, 0, 0), "green": (0, 1, 0), "blue": (0, 0, 1)}
+
+
+def emit(event):
+    """Print one event as one JSON line (the serial protocol's framing)."""
+    try:
+        from firmware.protocol import encode
+        line = encode(event)
+    except ImportError:
+        line = json.dumps(event)
+    print(line)
+
+
+class SerialLines:
+    """Complete lines from USB serial, read without ever blocking the loop.
+
+    ``select.poll`` on ``sys.stdin`` says whether a character is waiting; the
+    characters are gathered until a newline. Over-long lines are dropped
+    whole (reported once) so a stream of garbage never grows the buffer.
+    """
+
+    def __init__(self, stream=None):
+        self._stream = stream if stream is not None else sys.stdin
+        self._chars = []
+        self._length = 0
+        self._too_long = False
+        self._poll = None
+        if select is not None:
+            try:
+                self._poll = select.poll()
+                self._poll.register(self._stream, select.POLLIN)
+            except (OSError, TypeError, AttributeError):
+                self._poll = None
+
+    def lines(self):
+        """The lines completed since the last call (often none)."""
+        done = []
+        poll = self._poll
+        while poll is not None:
+            ready = poll.poll(0)
+            if not ready or not (ready[0][1] & select.POLLIN):
+                break
+            ch = self._stream.read(1)
+            if not ch:                       # end of input (tests): stop polling
+                self._poll = None
+                break
+            if ch == "\n" or ch == "\r":
+                if self._too_long:
+                    done.append(None)
+                elif self._length:
+                    done.append("".join(self._chars))
+                self._chars = []
+                self._length = 0
+                self._too_long = False
+            elif not self._too_long:
+                self._length += 1
+                if self._length > LINE_MAX:
+                    self._too_long = True
+                    self._chars = []
+                else:
+                    self._chars.append(ch)
+        return done
+
+
+def _button_held(button, sleep_ms):
+    """True if the throw button reads pressed on every one of a few samples."""
+    for _ in range(HOLD_SAMPLES):
+        if not button():
+            return False
+        sleep_ms(LOOP_MS)
+    return True
+
+
+def _rng():
+    """The App's stick thrower: random bits, seeded from the Pico's hardware RNG."""
+    import random
+    try:
+        seed = int.from_bytes(os.urandom(4), "little")
+    except (AttributeError, OSError, NotImplementedError):
+        seed = None
+    if seed is not None and hasattr(random, "seed"):
+        random.seed(seed)
+    return random.getrandbits
+
+
+def _board_command(line):
+    """The dict of a board-level command on ``line``, else None (the App's)."""
+    if '"cmd"' not in line:
+        return None
+    try:
+        cmd = json.loads(line)
+    except ValueError:
+        return None
+    if isinstance(cmd, dict) and cmd.get("cmd") in ("selftest", "led", "run", "hello"):
+        return cmd
+    return None
+
+
+class SelfTest:
+    """Wiring self-test: switches light their square and report each change.
+
+    The raw scan goes through the same electrical debounce the game uses, so a
+    chattering switch shows as the game would see it. LED ``led`` (set by the
+    "led" command) lights on top of the switches: one LED by index, or all of
+    them in one colour, at the brightness cap.
+    """
+
+    def __init__(self, config, strip_count):
+        from firmware.scan import Debouncer
+        self._debouncer = Debouncer(SQUARES, config.get("debounce_scans", 3))
+        self.count = strip_count
+        cap = config.get("brightness_cap", 37)
+        self.level = cap if cap > 0 else 1
+        self.occupancy = None
+        self.led = None
+        self.colour = (1, 1, 1)
+        self._frame = [(0, 0, 0)] * strip_count
+
+    def start(self, raw):
+        """Take the board as it is now; return the selftest event."""
+        self._debouncer.reset(raw)
+        self.occupancy = raw
+        return {"event": "selftest", "version": VERSION, "squares": SQUARES,
+                "leds": self.count, "closed": _squares(raw)}
+
+    def step(self, raw):
+        """Feed one raw scan; return the switch events of this scan."""
+        stable = self._debouncer.update(raw)
+        changed = stable ^ self.occupancy
+        self.occupancy = stable
+        events = []
+        square = 1
+        while changed:
+            if changed & 1:
+                events.append({"event": "switch", "square": square,
+                               "closed": bool(stable >> (square - 1) & 1)})
+            changed >>= 1
+            square += 1
+        return events
+
+    def command(self, cmd):
+        """Handle an "led" command; return its reply event."""
+        index = cmd.get("index")
+        colour = cmd.get("colour", "white")
+        if colour not in _COLOURS:
+            return {"event": "error", "message": "led: unknown colour %r" % (colour,)}
+        if index is not None and index != "all":
+            if not isinstance(index, int) or isinstance(index, bool) \
+                    or index < 0 or index >= self.count:
+                return {"event": "error", "message": "led: no LED %r" % (index,)}
+        self.led = index
+        self.colour = _COLOURS[colour]
+        return {"event": "led", "index": index, "colour": colour}
+
+    def frame(self):
+        """Every LED's colour now: closed squares white, plus the requested LED."""
+        level = self.level
+        on = (level, level, level)
+        frame = self._frame
+        occupancy = self.occupancy or 0
+        c = self.colour
+        lit = (c[0] * level, c[1] * level, c[2] * level)
+        for i in range(self.count):
+            if self.led == "all" or self.led == i:
+                frame[i] = lit
+            elif i < SQUARES and occupancy >> i & 1:
+                frame[i] = on
+            else:
+                frame[i] = (0, 0, 0)
+        return frame
+
+
+def _squares(occupancy):
+    """Square numbers whose bit is set, in order."""
+    result = []
+    for i in range(SQUARES):
+        if occupancy >> i & 1:
+            result.append(i + 1)
+    return result
+
+
+def maintenance():
+    """Nothing runs: report it and go back to the prompt."""
+    emit({"event": "maintenance", "version": VERSION})
+
+
+def run(config_path=CONFIG_FILE, store_dir="."):
+    """Power-on: maintenance mode if the throw button is held, else the game."""
+    from firmware import hal
+    config, messages = _config.load(config_path)
+    button = hal.make_button(config)
+    if _button_held(button, hal.sleep_ms):
+        maintenance()
+        return
+    hw = hal.build(config)
+    from firmware.app import App
+    app = App(config, store_dir=store_dir, rng=_rng())
+    museum = config.get("mode") == "museum"
+    dog = hal.watchdog(WATCHDOG_MS if museum else 0)
+    hello = {"event": "hello", "version": VERSION, "ruleset": config.get("ruleset"),
+             "mode": config.get("mode"), "watchdog": museum, "leds": hw.strip.count}
+    emit(hello)
+    if messages:                     # the App gets the checked config: say it here
+        emit({"event": "config", "messages": messages})
+    try:
+        _loop(hal, hw, app, config, dog, hello)
+    finally:
+        try:
+            hw.strip.off()           # stopped (Ctrl-C from a laptop): go dark
+        except Exception:
+            pass
+
+
+def _loop(hal, hw, app, config, dog, hello):
+    serial = SerialLines()
+    test = None
+    ticks_ms = hal.ticks_ms
+    sleep_ms = hal.sleep_ms
+    scan = hw.scanner.scan
+    while True:
+        raw = scan()
+        if test is None:
+            try:
+                events = app.step(ticks_ms(), raw, hw.button())
+                hw.strip.write(app.frame)
+            except Exception as e:           # report, keep the board alive
+                events = [{"event": "error", "message": "firmware: %r" % (e,)}]
+        else:
+            events = test.step(raw)
+            hw.strip.write(test.frame())
+        for event in events:
+            emit(event)
+        for line in serial.lines():
+            if line is None:
+                emit({"event": "error", "message": "command line too long"})
+                continue
+            cmd = _board_command(line)
+            if cmd is None:
+                if test is None:
+                    for event in _app_command(app, line):
+                        emit(event)
+                else:
+                    emit({"event": "error",
+                          "message": "in self-test: send {\"cmd\": \"run\"} to leave it"})
+                continue
+            name = cmd["cmd"]
+            if name == "hello":
+                emit(hello)
+            elif name == "selftest":
+                if test is None:
+                    test = SelfTest(config, hw.strip.count)
+                emit(test.start(raw))
+            elif name == "led":
+                if test is None:
+                    emit({"event": "error", "message": "led: only in self-test"})
+                else:
+                    emit(test.command(cmd))
+            elif name == "run":
+                test = None
+                emit({"event": "run"})
+        dog.feed()
+        sleep_ms(LOOP_MS)
+
+
+def _app_command(app, line):
+    """One command line for the App, through the protocol's parser."""
+    try:
+        from firmware.protocol import parse_command
+    except ImportError:
+        return [{"event": "error", "message": "no serial protocol installed"}]
+    try:
+        cmd, error = parse_command(line)
+        if error is not None:
+            return [error]
+        return app.command(cmd)
+    except Exception as e:
+        return [{"event": "error", "message": "command failed: %r" % (e,)}]

@@ -1,0 +1,3 @@
+"""A stand-in Pico for the host-tool tests (see device.py)."""
+
+from .device import StandIn, micropython_binary  # noqa: F401

@@ -1,0 +1,142 @@
+# The MicroPython side of the stand-in device: runs under the unix port.
+#
+#   micropython driver.py CTL_IN CTL_OUT FLASH_DIR [option ...]
+#
+# CTL_IN and CTL_OUT are FIFOs shared with tests/standin/device.py. Each code
+# block arrives on CTL_IN as a header line "<kind> <length>\n" and <length>
+# bytes; kind "X" executes the bytes as code in the session's globals (kept
+# between blocks, like a board's raw REPL), kind "F" runs the named file as a
+# fresh __main__ (the board's main.py), kind "B" runs a block in its own
+# globals (boot-time hook, like boot.py). Program output goes to stdout as it
+# happens; when a block ends the driver writes "E <length>\n" and the
+# traceback text (if any) to CTL_OUT. stdin is the serial line while a block
+# runs, so select.poll(sys.stdin) in the firmware sees what the laptop sends.
+#
+# Options: fakes=DIR (import machine and neopixel from DIR before the flash is
+# mounted), mpy=N (report sys.implementation._mpy = N), free=N (report N bytes
+# free in os.statvfs).
+import sys
+import os
+import io
+
+ctl_in = open(sys.argv[1], "rb")
+ctl_out = open(sys.argv[2], "wb")
+flash = sys.argv[3]
+opts = {}
+for arg in sys.argv[4:]:
+    k, v = arg.split("=", 1)
+    opts[k] = v
+
+
+class _Namespace:
+    pass
+
+
+def _copy_module(mod):
+    ns = _Namespace()
+    for name in dir(mod):
+        try:
+            setattr(ns, name, getattr(mod, name))
+        except (AttributeError, TypeError):
+            pass
+    return ns
+
+
+if "fakes" in opts:
+    sys.path.insert(0, opts["fakes"])
+    import machine  # noqa: F401  (the fake, kept in sys.modules)
+    import neopixel  # noqa: F401
+    sys.path.pop(0)
+
+if "mpy" in opts:
+    impl = _copy_module(sys.implementation)
+    impl._mpy = int(opts["mpy"])
+    fake_sys = _copy_module(sys)
+    fake_sys.implementation = impl
+    sys.modules["sys"] = fake_sys
+
+if "free" in opts:
+    _free = int(opts["free"])
+    _real_statvfs = os.statvfs
+    fake_os = _copy_module(os)
+
+    def _statvfs(path):
+        s = _real_statvfs(path)
+        block = s[1] or 4096
+        blocks = _free // block
+        return (s[0], block, blocks + 16, blocks, blocks) + tuple(s[5:])
+
+    fake_os.statvfs = _statvfs
+    sys.modules["os"] = fake_os
+
+# The flash: the folder becomes "/", as on the Pico; paths outside it vanish.
+os.umount("/")
+os.mount(os.VfsPosix(flash), "/")
+os.chdir("/")
+sys.path[:] = ["", ".frozen", "/lib"]
+
+
+def _read(n):
+    data = b""
+    while len(data) < n:
+        chunk = ctl_in.read(n - len(data))
+        if not chunk:
+            raise SystemExit
+        data += chunk
+    return data
+
+
+def _header():
+    line = b""
+    while not line.endswith(b"\n"):
+        c = ctl_in.read(1)
+        if not c:
+            raise SystemExit
+        line += c
+    kind, n = line.decode().split()
+    return kind, int(n)
+
+
+def _run(kind, code, session):
+    if kind == "X":
+        exec(code, session)
+    elif kind == "B":
+        exec(code, {"__name__": "boot"})
+    else:
+        name = code.decode()
+        f = open(name)
+        try:
+            src = f.read()
+        finally:
+            f.close()
+        exec(compile(src, name, "exec"), {"__name__": "__main__"})
+
+
+def _traceback(e):
+    buf = io.StringIO()
+    sys.print_exception(e, buf)
+    # Drop this driver's own frames: a board's traceback starts at the code sent.
+    lines = [l for l in buf.getvalue().split("\n") if _ME not in l]
+    return "\n".join(lines)
+
+
+_ME = "standin/driver.py"
+session = {"__name__": "__main__"}
+while True:
+    err = ""
+    try:
+        try:
+            kind, n = _header()
+            code = _read(n)
+        except KeyboardInterrupt:
+            continue                       # a late Ctrl-C between blocks
+        try:
+            _run(kind, code, session)
+        except SystemExit:
+            pass
+        except BaseException as e:  # noqa: B036 - the board prints every error
+            err = _traceback(e)
+        data = err.encode()
+        ctl_out.write(b"E %d\n" % len(data) + data)
+    except KeyboardInterrupt:
+        ctl_out.write(b"E 0\n")
