@@ -295,6 +295,12 @@ class Sim:
         """Put a piece that is off the board on ``square`` (1..30), or into its
         tray (``"off"``). ``piece`` defaults to the piece lifted last."""
         with self.lock:
+            if square == "off":
+                target = None
+            elif isinstance(square, str):
+                raise SimError('square must be 1..30 or "off", got %r' % (square,))
+            else:
+                target = _square(square)
             if piece is None:
                 if not self.hand:
                     raise SimError("no piece in hand: lift one first or name a piece")
@@ -303,14 +309,8 @@ class Sim:
                 item = self._piece(piece)
             if item.square is not None:
                 raise SimError("piece %d stands on square %d: lift it first" % (item.id, item.square))
-            if square == "off":
-                target = None
-            else:
-                target = _square(square) if not isinstance(square, str) else None
-                if target is None:
-                    raise SimError('square must be 1..30 or "off", got %r' % (square,))
-                if self.piece_at(target) is not None:
-                    raise SimError("square %d is occupied: lift that piece first" % target)
+            if target is not None and self.piece_at(target) is not None:
+                raise SimError("square %d is occupied: lift that piece first" % target)
             item.square = target
             item.held = False
             item.knocked = False
