@@ -68,7 +68,7 @@ _NUMBERS = {
     "settle_ms": (20, 5000, " of milliseconds"),
     "debounce_scans": (1, 20, " of scans"),
     "long_press_ms": (500, 10000, " of milliseconds"),
-    "computer.level": (1, 3, ""),
+    "computer.level": (1, 4, ""),
     "museum.attract_s": (10, 3600, " of seconds"),
     "museum.reset_s": (30, 86400, " of seconds"),
     "museum.reset_after_game_s": (10, 86400, " of seconds"),

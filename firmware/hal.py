@@ -91,7 +91,9 @@ class Strip:
     def __init__(self, pin, count, order="GRB"):
         self.count = count
         self._np = neopixel.NeoPixel(machine.Pin(pin, machine.Pin.OUT), count)
-        self._buf = self._np.buf
+        # micropython-lib's driver (frozen into the rp2 firmware) keeps the
+        # bytes on the wire in .buf; the rp2 stubs do not list it.
+        self._buf = getattr(self._np, "buf")
         self._r = order.index("R")
         self._g = order.index("G")
         self._b = order.index("B")

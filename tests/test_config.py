@@ -79,8 +79,10 @@ def test_a_museum_exhibit_and_a_game_against_the_computer():
     assert messages == []
     assert cfg["museum"] == {"attract_s": 60, "reset_s": 300, "reset_after_game_s": 180}
     cfg, messages = validate({"mode": "computer", "computer": {"side": "W", "level": 4}})
+    assert cfg["computer"] == {"side": "W", "level": 4} and messages == []
+    cfg, messages = validate({"mode": "computer", "computer": {"side": "W", "level": 5}})
     assert cfg["computer"] == {"side": "W", "level": 2}
-    assert messages == ["config.json: computer.level must be a whole number from 1 to 3; using 2"]
+    assert messages == ["config.json: computer.level must be a whole number from 1 to 4; using 2"]
 
 
 def test_a_section_that_is_not_an_object_falls_back_whole():

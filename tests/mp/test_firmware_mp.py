@@ -7,7 +7,8 @@ Plain asserts, no pytest: run as
 from the repository root. Exercises scan, lights, config and hal with the fake
 machine and neopixel modules of tests/fakes, checks that the scan, debounce,
 render and strip-write paths allocate nothing (micropython.heap_lock), and
-ends with one line "N passed, N failed".
+ends with one line "N passed, N failed". tests/test_firmware_micropython.py runs
+it from pytest.
 """
 
 import gc
@@ -24,17 +25,16 @@ sys.path.insert(0, ROOT + "/tests/fakes")
 SCRATCH = sys.argv[1] if len(sys.argv) > 1 else "/tmp"
 
 import machine  # noqa: E402  (the fake)
-import micropython  # noqa: E402
 import neopixel  # noqa: E402  (the fake)
 
 from firmware import config, hal, lights, pins  # noqa: E402
 from firmware.scan import Button, Debouncer, MatrixScanner, Shift165Scanner  # noqa: E402
 
-TESTS = []
+CASES = []
 
 
-def test(f):
-    TESTS.append(f)
+def case(f):
+    CASES.append(f)
     return f
 
 
@@ -64,6 +64,7 @@ class Level:
 
 def no_allocation(f):
     """Call f() with the heap locked: any allocation raises MemoryError."""
+    import micropython
     micropython.heap_lock()
     try:
         return f()
@@ -73,7 +74,7 @@ def no_allocation(f):
 
 # -- scan -----------------------------------------------------------------------
 
-@test
+@case
 def a_chattering_switch_does_not_reach_the_app():
     d = Debouncer(scans=3)
     for raw in (sq(12), 0, sq(12), 0, sq(12), sq(12), 0, 0):
@@ -83,14 +84,14 @@ def a_chattering_switch_does_not_reach_the_app():
     assert stable == sq(12)
 
 
-@test
+@case
 def square_30_and_nothing_beyond():
     d = Debouncer(scans=2)
     d.update(sq(30) | (1 << 30))
     assert d.update(sq(30) | (1 << 31)) == sq(30)
 
 
-@test
+@case
 def debouncing_allocates_nothing():
     d = Debouncer(scans=3)
     d.update(sq(1, 2, 3))
@@ -114,7 +115,7 @@ def presses(button, start, stop, step, held, clock=None):
     return out
 
 
-@test
+@case
 def a_long_press_fires_once_while_held_and_a_short_one_on_release():
     got = presses(Button(debounce_ms=30, long_ms=2000), 0, 3500, 10, lambda t: t < 3000)
     assert len(got) == 1 and got[0][1] == "long" and got[0][0] < 2100
@@ -122,7 +123,7 @@ def a_long_press_fires_once_while_held_and_a_short_one_on_release():
     assert len(got) == 1 and got[0][1] == "short" and got[0][0] >= 400
 
 
-@test
+@case
 def the_button_survives_the_tick_counter_wrapping():
     import time
     b = Button(debounce_ms=30, long_ms=2000, ticks_diff=time.ticks_diff)
@@ -131,7 +132,7 @@ def the_button_survives_the_tick_counter_wrapping():
     assert len(got) == 1 and got[0][1] == "long" and got[0][0] < 2100
 
 
-@test
+@case
 def the_matrix_reads_every_square():
     fresh()
     board = machine.board
@@ -146,7 +147,7 @@ def the_matrix_reads_every_square():
         assert scanner.scan() == sq(s)
 
 
-@test
+@case
 def scanning_allocates_nothing():
     m = MatrixScanner([Level() for _ in range(6)], [Level(0) for _ in range(5)])
     every = sq(*range(1, 31))
@@ -160,7 +161,7 @@ def scanning_allocates_nothing():
 LEDS = {"count": 36}
 
 
-@test
+@case
 def every_role_is_told_apart_without_colour():
     seen = {}
     for role in lights.STYLES:
@@ -170,7 +171,7 @@ def every_role_is_told_apart_without_colour():
         seen[key] = role
 
 
-@test
+@case
 def nothing_blinks_faster_than_three_hertz():
     one = [""]
     for role in lights.STYLES:
@@ -192,7 +193,7 @@ def nothing_blinks_faster_than_three_hertz():
             was_on = on
 
 
-@test
+@case
 def the_worst_frame_stays_within_500_ma():
     for cap in (pins.BRIGHTNESS_CAP, 100, 255):
         light = lights.Lights(LEDS, cap)
@@ -204,7 +205,7 @@ def the_worst_frame_stays_within_500_ma():
                     assert max(c) <= cap
 
 
-@test
+@case
 def a_steady_frame_renders_without_allocating():
     light = lights.Lights(LEDS, 37)
     roles = ["movable"] * 6 + ["target"] * 2 + [""] * 22 + ["stick_white"] * 2 \
@@ -222,7 +223,7 @@ def a_steady_frame_renders_without_allocating():
 
 # -- config ---------------------------------------------------------------------
 
-@test
+@case
 def an_invalid_config_names_the_bad_key_and_keeps_a_safe_default():
     cfg, messages = config.validate({"settle_ms": 3, "ruleset": "hungarian", "nope": 1})
     assert cfg["settle_ms"] == 250 and cfg["ruleset"] == "hungarian"
@@ -231,7 +232,7 @@ def an_invalid_config_names_the_bad_key_and_keeps_a_safe_default():
     assert len(messages) == 2
 
 
-@test
+@case
 def bools_are_not_numbers_and_pins_are_checked():
     cfg, messages = config.validate({"brightness_cap": True, "pins": {"led": 25, "button": 8}})
     assert cfg["brightness_cap"] == pins.BRIGHTNESS_CAP
@@ -239,7 +240,7 @@ def bools_are_not_numbers_and_pins_are_checked():
     assert len(messages) == 3
 
 
-@test
+@case
 def config_load_handles_missing_broken_and_good_files():
     path = SCRATCH + "/senet_config_mp_test.json"
     assert config.load(SCRATCH + "/no_such_config.json") == (config.DEFAULTS, [])
@@ -254,7 +255,7 @@ def config_load_handles_missing_broken_and_good_files():
     os.remove(path)
 
 
-@test
+@case
 def anything_at_all_never_raises():
     for raw in ([], "x", 5, {"pins": None}, {"leds": {"count": "x"}}, {"options": [1]},
                 {"computer": {"level": 1.5}}, {"museum": {"reset_s": -4}},
@@ -265,7 +266,7 @@ def anything_at_all_never_raises():
 
 # -- hal ------------------------------------------------------------------------
 
-@test
+@case
 def hal_builds_a_matrix_scanner_that_reads_the_fake_board():
     fresh()
     cfg, _ = config.validate({})
@@ -279,7 +280,7 @@ def hal_builds_a_matrix_scanner_that_reads_the_fake_board():
     assert hw.button() is True
 
 
-@test
+@case
 def hal_builds_a_74hc165_scanner():
     fresh()
     cfg, _ = config.validate({"scanner": "shift"})
@@ -290,7 +291,7 @@ def hal_builds_a_74hc165_scanner():
     assert hw.scanner.scan() == sq(4, 16, 29)
 
 
-@test
+@case
 def the_strip_is_written_only_when_the_frame_changes():
     fresh()
     cfg, _ = config.validate({})
@@ -307,7 +308,7 @@ def the_strip_is_written_only_when_the_frame_changes():
     assert np.colours()[5] == light.frame[5]
 
 
-@test
+@case
 def watchdog_reset_and_id():
     fresh()
     dog = hal.watchdog(8000)
@@ -327,7 +328,7 @@ def watchdog_reset_and_id():
 def main():
     passed = 0
     failed = 0
-    for f in TESTS:
+    for f in CASES:
         gc.collect()
         try:
             f()
@@ -342,4 +343,5 @@ def main():
     print("%d passed, %d failed" % (passed, failed))
 
 
-main()
+if __name__ == "__main__":     # not when pytest on CPython imports this file
+    main()
