@@ -594,7 +594,14 @@ class App:
             self._emit({"event": "notice", "message": "could not save the game (%s)" % (e,)})
 
     def _render(self, now_ms):
-        """Compose every LED's role and let the lights turn them into colours."""
+        """Let the lights turn every LED's role into colours; the roles are
+        composed again only when something changed, not for a blink."""
+        if self._dirty:
+            self._compose()
+        self.frame = self._lights.render(now_ms, self._led_roles)
+        self._frame_at = now_ms
+
+    def _compose(self):
         led = self._led_roles
         roles = self.roles
         animated = False
@@ -615,10 +622,8 @@ class App:
         led[self._side_led[WHITE]] = white
         if black in _ANIMATED or white in _ANIMATED:
             animated = True
-        self.frame = self._lights.render(now_ms, led)
         self._animated = animated
         self._dirty = False
-        self._frame_at = now_ms
 
     def _side_roles(self):
         """The two side LEDs: whose throw, no move, the winner."""
