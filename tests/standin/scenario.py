@@ -1,0 +1,53 @@
+"""Boot hooks for the stand-in: wire the fake board and script what happens on it.
+
+``hook(script)`` returns MicroPython source for ``StandIn(boot_hook=...)``. It
+runs before main.py on every boot, wires tests/fakes' board like the default
+pin map (a 6x5 matrix, the throw button on GP17) and plays ``script``: a list
+of ``(ms, action, squares)`` taken in order once that many milliseconds have
+passed since boot. Actions: "place", "lift" (magnets over squares), "press",
+"release" (the throw button). The script advances whenever the firmware reads
+a pin, so it follows the firmware's own scanning.
+
+    hook([(0, "place", range(1, 11)), (2500, "press", ()), (2700, "release", ())])
+"""
+
+ROWS = [2, 3, 4, 5, 6, 7]
+COLS = [8, 9, 10, 11, 12]
+BUTTON = 17
+
+KENDALL_START = tuple(range(1, 11))       # BWBWBWBWBW on squares 1-10
+
+
+def hook(script=(), rows=ROWS, cols=COLS, button=BUTTON):
+    steps = [(int(ms), str(action), tuple(int(s) for s in squares))
+             for ms, action, squares in script]
+    return _TEMPLATE % {"rows": rows, "cols": cols, "button": button, "script": steps}
+
+
+_TEMPLATE = """
+import time
+import machine
+_b = machine.board
+_b.wire_matrix(%(rows)r, %(cols)r)
+_t0 = time.ticks_ms()
+_script = %(script)r
+_read = _b.read
+
+
+def _play(pin):
+    now = time.ticks_diff(time.ticks_ms(), _t0)
+    while _script and _script[0][0] <= now:
+        ms, action, squares = _script.pop(0)
+        if action == "place":
+            _b.place(*squares)
+        elif action == "lift":
+            _b.lift(*squares)
+        elif action == "press":
+            _b.set_input(%(button)d, 0)
+        elif action == "release":
+            _b.set_input(%(button)d, 1)
+    return _read(pin)
+
+
+_b.read = _play
+"""

