@@ -69,3 +69,13 @@ def test_undo_command_is_the_same_as_a_long_press():
     assert board.app.state == "takeback"
     board.move(11, 10)
     assert board.app.state == "move" and board.app.throw == 1
+
+
+def test_config_problems_become_one_config_event_on_the_first_step():
+    board = BoardSim(config={"settle_ms": "soon", "ruleset": "chess"}, rng=throws())
+    first = board.step()
+    (event,) = [e for e in first if e["event"] == "config"]
+    assert any("settle_ms" in m for m in event["messages"])
+    assert any("ruleset" in m for m in event["messages"])
+    assert board.app.ruleset == "kendall"                 # the safe default
+    assert board.step() == []

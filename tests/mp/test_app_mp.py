@@ -95,6 +95,22 @@ def whole_game():
     assert board.app.state == "game_over"
 
 
+def idle_steps_allocate_nothing():
+    import micropython
+    board = BoardSim(rng=throws(1))
+    board.setup().press()
+    app = board.app
+    t = board.t + 1000
+    app.step(t, board.occ, False)            # a redraw is due: draw it now
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        for dt in (5, 10, 15, 20, 25, 30):   # within one frame period: idle
+            app.step(t + dt, board.occ, False)
+    finally:
+        micropython.heap_unlock()
+
+
 def garbage_command():
     from firmware.protocol import parse_command
     board = BoardSim(rng=throws(1))
@@ -108,6 +124,7 @@ def garbage_command():
 
 check("opening_and_plain_move", opening_and_plain_move)
 check("garbage_command", garbage_command)
+check("idle_steps_allocate_nothing", idle_steps_allocate_nothing)
 if STORE:
     check("capture_and_water", lambda: capture_and_water(STORE + "/a"))
     check("water_by_hand", lambda: water_by_hand(STORE + "/b"))
