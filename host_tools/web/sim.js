@@ -119,9 +119,13 @@ function rgb(c) { return "rgb(" + c[0] + ", " + c[1] + ", " + c[2] + ")"; }
 function paint(glow, colour, gain) {
   const css = colour ? rgb(colour) : "rgb(0, 0, 0)";
   if (glow.style.backgroundColor !== css) glow.style.backgroundColor = css;
-  glow.dataset.rgb = colour ? colour.join(",") : "0,0,0";
+  setData(glow, "rgb", colour ? colour.join(",") : "0,0,0");
   const filter = "brightness(" + gain + ")";
   if (glow.style.filter !== filter) glow.style.filter = filter;
+}
+
+function setData(el, key, value) {
+  if (el.dataset[key] !== value) el.dataset[key] = value;   // no change, no mutation
 }
 
 function pieceOn(st, square) {
@@ -142,13 +146,14 @@ function draw(st) {
     const colour = frame[s - 1];
     paint(el.querySelector(".glow"), colour, gain);
     const role = st.roles[s - 1] || "";
-    el.dataset.role = role;
+    setData(el, "role", role);
     const piece = pieceOn(st, s);
     const pieceEl = el.querySelector(".piece");
-    pieceEl.hidden = !piece;
-    pieceEl.className = "piece" + (piece ? " " + piece.side : "");
-    el.dataset.piece = piece ? String(piece.id) : "";
-    el.dataset.side = piece ? piece.side : "";
+    if (pieceEl.hidden !== !piece) pieceEl.hidden = !piece;
+    const cls = "piece" + (piece ? " " + piece.side : "");
+    if (pieceEl.className !== cls) pieceEl.className = cls;
+    setData(el, "piece", piece ? String(piece.id) : "");
+    setData(el, "side", piece ? piece.side : "");
     el.querySelector(".scan").classList.toggle("on", ((st.raw >>> (s - 1)) & 1) === 1);
     let label = "Square " + s;
     if (SPECIAL[s]) label += ", " + SPECIAL[s][1];
