@@ -6,7 +6,9 @@ pin map (a 6x5 matrix, the throw button on GP17) and plays ``script``: a list
 of ``(ms, action, squares)`` taken in order once that many milliseconds have
 passed since boot. Actions: "place", "lift" (magnets over squares), "press",
 "release" (the throw button). The script advances whenever the firmware reads
-a pin, so it follows the firmware's own scanning.
+a pin, so it follows the firmware's own scanning. ``initial`` squares hold a
+magnet from power-on; ``on_selftest=True`` starts the script's clock when the
+firmware enters its self-test mode instead of at boot.
 
     hook([(0, "place", range(1, 11)), (2500, "press", ()), (2700, "release", ())])
 """
@@ -18,10 +20,11 @@ BUTTON = 17
 KENDALL_START = tuple(range(1, 11))       # BWBWBWBWBW on squares 1-10
 
 
-def hook(script=(), rows=ROWS, cols=COLS, button=BUTTON):
+def hook(script=(), rows=ROWS, cols=COLS, button=BUTTON, initial=(), on_selftest=False):
     steps = [(int(ms), str(action), tuple(int(s) for s in squares))
              for ms, action, squares in script]
-    return _TEMPLATE % {"rows": rows, "cols": cols, "button": button, "script": steps}
+    return _TEMPLATE % {"rows": rows, "cols": cols, "button": button, "script": steps,
+                        "initial": tuple(initial), "armed": not on_selftest}
 
 
 _TEMPLATE = """
@@ -29,14 +32,26 @@ import time
 import machine
 _b = machine.board
 _b.wire_matrix(%(rows)r, %(cols)r)
-_t0 = time.ticks_ms()
+_b.place(*%(initial)r)
+_clock = [time.ticks_ms(), %(armed)r]
 _script = %(script)r
 _read = _b.read
 
+if not _clock[1]:
+    import firmware.board as _fb
+    _start = _fb.SelfTest.start
+
+    def _selftest_start(self, raw):
+        _clock[0] = time.ticks_ms()
+        _clock[1] = True
+        return _start(self, raw)
+
+    _fb.SelfTest.start = _selftest_start
+
 
 def _play(pin):
-    now = time.ticks_diff(time.ticks_ms(), _t0)
-    while _script and _script[0][0] <= now:
+    now = time.ticks_diff(time.ticks_ms(), _clock[0])
+    while _clock[1] and _script and _script[0][0] <= now:
         ms, action, squares = _script.pop(0)
         if action == "place":
             _b.place(*squares)
