@@ -66,7 +66,7 @@ STYLES = {
     "take": (ORANGE, "double", FULL),
     "error": (VERMILLION, "fast", FULL),
     "missing": (YELLOW, "blip", FULL),
-    "computer_from": (REDDISH_PURPLE, "breathe", FULL),
+    "computer_from": (REDDISH_PURPLE, "wave", HIGH),   # unlike lifted's slow swell
     "computer_to": (REDDISH_PURPLE, "slow", MID),
     "turn": (YELLOW, "breathe", HIGH),
     "nomove": (VERMILLION, "slow", HIGH),
