@@ -116,6 +116,10 @@ class App:
         self.roles = [""] * SQUARES
         self.frame = self._lights.render(0, self._led_roles)
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
+        self._computer = None            # firmware.computer.Computer in "computer" mode
+        if self.mode == "computer":
+            from firmware.computer import Computer
+            self._computer = Computer(self, cfg["computer"]["side"], cfg["computer"]["level"])
         self._recogniser = rec.Recogniser()
         self._store = Store(store_dir) if store_dir else None
 
@@ -300,6 +304,9 @@ class App:
 
     def _short_press(self):
         state = self._state
+        if self._computer is not None and self._computer.throws_now():
+            self._emit({"event": "notice", "message": "throw ignored: the computer throws for itself"})
+            return
         if state == OPENING or state == THROW:
             if self._occ != self.game.position.occupancy() or self._mismatch is not None:
                 self._emit({"event": "notice",
@@ -561,6 +568,12 @@ class App:
         except Exception as e:
             self._emit({"event": "error", "message": "new: %s" % (e,)})
             return
+        if "mode" in cmd or "side" in cmd or "level" in cmd:
+            from firmware.computer import set_mode
+            why = set_mode(self, cmd)
+            if why is not None:
+                self._emit({"event": "error", "message": "new: " + why})
+                return
         self._next_rs = rs
         self._new_game(rs)
 
@@ -576,6 +589,8 @@ class App:
         idle time from ``self._changed_at`` and the last press, show an
         "attract" animation, and call ``self._new_game`` after a timeout.
         """
+        if self._computer is not None:
+            self._computer.tick(now_ms)      # firmware/computer.py
         return None
 
     # -- output -----------------------------------------------------------------

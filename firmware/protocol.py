@@ -18,7 +18,7 @@ MAX_LINE = const(512)
 
 # command: the keys it may carry besides "cmd"
 COMMANDS = {
-    "new": ("ruleset", "options"),
+    "new": ("ruleset", "options", "mode", "side", "level"),
     "state": (),
     "undo": (),
     "throw": (),
@@ -45,6 +45,18 @@ def check_ruleset(name, options):
         ruleset(name, **options)
     except Exception as e:      # PositionError names the bad ruleset or option
         return str(e)
+    return None
+
+
+def check_mode(cmd):
+    """None if the ``new`` command's ``mode``, ``side`` and ``level`` are good."""
+    if cmd.get("mode", "computer") not in ("two_players", "computer"):
+        return "mode must be \"two_players\" or \"computer\""
+    if cmd.get("side", "B") not in ("B", "W"):
+        return "side must be \"B\" or \"W\""
+    level = cmd.get("level", 2)
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 4:
+        return "level must be a whole number from 1 to 4"
     return None
 
 
@@ -84,4 +96,7 @@ def parse_command(line):
                 return None, error("new: " + why)
         elif "options" in cmd and not isinstance(cmd["options"], dict):
             return None, error("new: options must be an object such as {\"no_move\": \"end\"}")
+        why = check_mode(cmd)
+        if why is not None:
+            return None, error("new: " + why)
     return cmd, None
