@@ -146,7 +146,7 @@ class Check:
     def start(self):
         for _ in range(2):
             self.link.send({"cmd": "selftest"})
-            event = self.link.wait("selftest", 3.0)
+            event = self.link.wait("selftest", 2.0)
             if event is not None:
                 self.leds = int(event.get("leds") or SQUARES)
                 return event

@@ -17,6 +17,7 @@ ROWS = [2, 3, 4, 5, 6, 7]
 COLS = [8, 9, 10, 11, 12]
 BUTTON = 17
 
+GAP_READS = 300                           # pin reads between two steps: ~10 scans
 KENDALL_START = tuple(range(1, 11))       # BWBWBWBWBW on squares 1-10
 
 
@@ -24,7 +25,7 @@ def hook(script=(), rows=ROWS, cols=COLS, button=BUTTON, initial=(), on_selftest
     steps = [(int(ms), str(action), tuple(int(s) for s in squares))
              for ms, action, squares in script]
     return _TEMPLATE % {"rows": rows, "cols": cols, "button": button, "script": steps,
-                        "initial": tuple(initial), "armed": not on_selftest}
+                        "initial": tuple(initial), "armed": not on_selftest, "gap": GAP_READS}
 
 
 _TEMPLATE = """
@@ -49,9 +50,16 @@ if not _clock[1]:
     _fb.SelfTest.start = _selftest_start
 
 
+_reads = [0]
+
+
 def _play(pin):
+    # One step at a time, each seen by several whole scans (a scan reads the
+    # 30 switches), so a slow moment never merges a place with its lift.
+    _reads[0] += 1
     now = time.ticks_diff(time.ticks_ms(), _clock[0])
-    while _clock[1] and _script and _script[0][0] <= now:
+    if _clock[1] and _script and _script[0][0] <= now and _reads[0] >= %(gap)d:
+        _reads[0] = 0
         ms, action, squares = _script.pop(0)
         if action == "place":
             _b.place(*squares)
