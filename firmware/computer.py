@@ -59,7 +59,8 @@ class Computer:
         self.decide_ms = None       # how long the last choice took, if timed
         self._rng = XorShift(seed)  # level 1's random choices, repeatable
         self._expected = None       # the move list handed to the recogniser
-        self._since = None          # when the board became ready for the next step
+        self._since = None          # since when the board has been ready for its throw
+        self._thrown_at = 0         # when the pending throw was taken over
         self._choose = None         # engine.ai.choose_move, once imported
 
     @property
@@ -99,6 +100,8 @@ class Computer:
         else:
             self.move = None
             self._expected = None
+            if state != "opening" and state != "throw":
+                self._since = None
 
     # -- throwing -------------------------------------------------------------
 
@@ -131,14 +134,15 @@ class Computer:
             # resumed game, a takeback): no move counts until it has chosen.
             self.move = None
             self._expected = []
-            self._since = now_ms
+            self._since = None
+            self._thrown_at = now_ms
             r.begin(r.base, self._expected)
             r.classify(app._occ, app.roles)
             app._dirty = True
             return
         if self.move is None:
             if (app._settled and app._mismatch is None and app._occ == r.base
-                    and ticks_diff(now_ms, self._since) >= SHOW_MS):
+                    and ticks_diff(now_ms, self._thrown_at) >= SHOW_MS):
                 self._decide()
             return
         if app._dirty:
