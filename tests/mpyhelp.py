@@ -1,0 +1,46 @@
+"""Compile the engine and the firmware to .mpy with mpy-cross, as the Pico
+runs them (lib/engine/*.mpy, lib/firmware/*.mpy), for tests that run on the
+MicroPython unix port with that folder first on sys.path."""
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKAGES = ("engine", "firmware")
+
+
+def tool(name):
+    """The venv's copy of a tool, else one on PATH, else skip the test."""
+    local = os.path.join(os.path.dirname(sys.executable), name)
+    found = local if os.path.exists(local) else shutil.which(name)
+    if not found:
+        pytest.skip("%s is not installed (pip install -e '.[test]')" % name)
+    return found
+
+
+def compile_lib(dest, packages=PACKAGES, extra=()):
+    """Compile every file of ``packages`` into ``dest/<package>/``, and each
+    of ``extra`` (paths from the repository root) into ``dest`` itself.
+    Returns ``dest`` as a string."""
+    compiler = tool("mpy-cross")
+    dest = str(dest)
+    jobs = []
+    for package in packages:
+        os.makedirs(os.path.join(dest, package), exist_ok=True)
+        for src in sorted(glob.glob(os.path.join(ROOT, package, "*.py"))):
+            name = os.path.basename(src)
+            jobs.append((src, os.path.join(dest, package, name[:-3] + ".mpy"),
+                         package + "/" + name))
+    for path in extra:
+        name = os.path.basename(path)
+        jobs.append((os.path.join(ROOT, path), os.path.join(dest, name[:-3] + ".mpy"), path))
+    for src, out, source_name in jobs:
+        result = subprocess.run([compiler, "-o", out, "-s", source_name, src],
+                                capture_output=True, text=True)
+        assert result.returncode == 0, "%s: %s" % (source_name, result.stdout + result.stderr)
+    return dest
