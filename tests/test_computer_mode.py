@@ -297,6 +297,8 @@ def tool(name):
 
 @pytest.mark.micropython
 def test_a_computer_game_runs_on_the_micropython_unix_port_in_a_pico_heap(tmp_path):
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
     result = subprocess.run(
         [tool("micropython"), "-X", "heapsize=180k", os.path.join("tests", "mp", "test_computer_mp.py"),
          str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
