@@ -375,3 +375,19 @@ def test_the_simulator_plays_the_computer_and_the_person_drags_its_move(tmp_path
     played = events("move")[-1]
     assert played["side"] == "B" and played["move"] == chosen["move"]
     sim.close()
+
+
+def test_taking_back_its_move_makes_it_choose_again_with_the_same_throw(tmp_path):
+    board = board_at(TWO_WAYS, tmp_path, rng=throws(2, 3), config=COMPUTER_B)
+    wait_for(board, "computer")
+    board.swap(3, 5)
+    assert board.last("move")["move"] == "3-5"
+    board.hold()                                        # take its capture back
+    undo = board.last("undo")
+    assert undo["move"] == "3-5" and undo["throw"] == 2
+    board.swap(5, 3)                                    # restore, as the lights ask
+    assert board.last("ready") is not None
+    again = wait_for(board, "computer", 3000)
+    assert again["move"] == "3-5" and again["throw"] == 2
+    assert len(board.events_of("throw")) == 1           # the same throw, not a new one
+    assert board.squares_with("computer_from") == [3]
