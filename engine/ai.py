@@ -45,6 +45,7 @@ except ImportError:
 WIN = const(100000)        # a won game, far beyond any evaluation
 BUDGET = const(700)        # level 4 default: nodes (move lists + evaluations)
 MAX_DEPTH = const(4)       # deepest search level 4 tries
+EXTRA = const(2)           # level 4: extra throws (K5, H5) that do not use up a ply
 
 # The evaluation's weights, one per named feature, in units of "one square of
 # progress along the path".  The features read the ruleset's options (safe
@@ -248,7 +249,7 @@ class Search:
             return -WIN // 2
         return 0
 
-    def chance(self, position, depth):
+    def chance(self, position, depth, extra=0):
         """Expected value over the next throw of the side ``position.turn``."""
         end = self.terminal(position)
         if end is not None:
@@ -257,31 +258,44 @@ class Search:
             return self.leaf(position)
         total = 0
         for value, ways in self.t.throws:
-            total += ways * self.decide(position, value, depth)
+            total += ways * self.decide(position, value, depth, extra)
         return total // 16
 
-    def decide(self, position, throw, depth):
+    def decide(self, position, throw, depth, extra=0):
         """The best value the side to move reaches with ``throw``."""
         self._count()
         moves = self.rs.legal_moves(position, throw)
         if not moves:
             if self.rs.no_move == "end":
                 return self.ended_by_no_move(position)
-            return self.chance(self.rs.pass_position(position, throw), depth - 1)
+            moves = (None,)
         maximise = position.turn == self.side
         best = None
         for move in moves:
-            v = self.chance(move.after, depth - 1)
+            if move is None:
+                after = self.rs.pass_position(position, throw)     # K15, H14
+            else:
+                after = move.after
+            if extra > 0 and after.turn == position.turn:
+                v = self.chance(after, depth, extra - 1)
+            else:
+                v = self.chance(after, depth - 1, extra)
             if best is None or (v > best if maximise else v < best):
                 best = v
         return best
+
+    def root(self, move, depth, extra):
+        """The value of a root move searched ``depth`` plies in all."""
+        if extra > 0 and move.again:
+            return self.chance(move.after, depth, extra - 1)
+        return self.chance(move.after, depth - 1, extra)
 
 
 def _other(side):
     return WHITE if side == BLACK else BLACK
 
 
-def search_moves(rs, moves, depth_limit, budget=None, weights=None):
+def search_moves(rs, moves, depth_limit, budget=None, extra=0, weights=None):
     """Deepen one ply at a time; return (best move, values, depth, nodes).
 
     Each depth scores the root moves best-first (in the previous depth's
@@ -300,7 +314,7 @@ def search_moves(rs, moves, depth_limit, budget=None, weights=None):
         scored = []
         try:
             for i in order:
-                scored.append((search.chance(moves[i].after, depth - 1), i))
+                scored.append((search.root(moves[i], depth, extra), i))
         except BudgetExceeded:
             if len(scored) >= 2:
                 best = _best(scored)
@@ -353,10 +367,10 @@ def _beginner(rs, moves, rng):
 
 
 LEVELS = {
-    # level: (depth, default budget)
-    2: (1, None),
-    3: (2, None),
-    4: (MAX_DEPTH, BUDGET),
+    # level: (plies, extra throws searched without using up a ply, budget)
+    2: (1, 0, None),
+    3: (2, 0, None),
+    4: (MAX_DEPTH, EXTRA, BUDGET),
 }
 
 
@@ -376,10 +390,10 @@ def choose_move(rs, position, throw, level=3, rng=None, budget=None):
         if rng is None:
             rng = XorShift(1)
         return _beginner(rs, moves, rng)
-    depth, default_budget = LEVELS.get(level, LEVELS[4])
+    depth, extra, default_budget = LEVELS.get(level, LEVELS[4])
     if budget is None:
         budget = default_budget
-    return search_moves(rs, moves, depth, budget)[0]
+    return search_moves(rs, moves, depth, budget, extra)[0]
 
 
 def analyse(rs, position, throw, level=4, budget=None):
@@ -387,7 +401,7 @@ def analyse(rs, position, throw, level=4, budget=None):
     moves = rs.legal_moves(position, throw)
     if not moves:
         return None, None, 0, 0
-    depth, default_budget = LEVELS.get(level, LEVELS[4])
+    depth, extra, default_budget = LEVELS.get(level, LEVELS[4])
     if budget is None:
         budget = default_budget
-    return search_moves(rs, moves, depth, budget)
+    return search_moves(rs, moves, depth, budget, extra)

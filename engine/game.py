@@ -65,8 +65,12 @@ class Game:
         """Play a legal move (a Move or its text) for the pending throw."""
         if self.throw is None:
             raise PositionError("throw the sticks before moving")
-        text = move if isinstance(move, str) else move.text
-        found = self.ruleset.find_move(self.position, self.throw, text)
+        if isinstance(move, str):
+            found = self.ruleset.find_move(self.position, self.throw, move)
+        elif move.before == self.position and move.throw == self.throw:
+            found = move          # generated for this very position and throw
+        else:
+            found = self.ruleset.find_move(self.position, self.throw, move.text)
         self._plies.append(_pack(self.position, self.throw, found))
         self.position = found.after
         self.throw = None

@@ -4,9 +4,16 @@ It never asks a ruleset's name: every difference between Kendall's rules and
 the Hungarian book is an option read here (see ``Ruleset``).  The mover is
 lifted off its origin before the walk, as on the real board: a piece that has
 been picked up neither protects its neighbours nor blocks its own path.
+
+Speed matters on the Pico (the computer player calls this thousands of times a
+decision), so the options are read once per call from ``Ruleset.plan()``,
+pieces are found with ``bytes.find``, and a move allocates only its Move.
 """
 
-from engine.position import Move, Position, OFF, SQUARES, E, WALL, other
+from engine.position import Move, OFF, SQUARES, E, WALL
+
+NEEDLE = {"B": b"B", "W": b"W"}
+OTHER = {"B": "W", "W": "B"}
 
 
 def _cell(cells, i):
@@ -27,25 +34,6 @@ def _group_size(cells, square):
     return high - low + 1
 
 
-def _lone(cells, square):
-    """C5: no piece of its own colour on either adjacent square."""
-    code = cells[square]
-    return cells[square - 1] != code and cells[square + 1] != code
-
-
-def _can_pass(rs, cells, square, mover, step):
-    """May the moving piece go past the piece on ``square``?"""
-    code = cells[square]
-    if rs.jump == "lone_then_empty":
-        # K8 decision: only a lone piece with an empty square after it.
-        return _lone(cells, square) and cells[square + step] == E
-    # H8: lone pieces and small blocks are jumped, big blocks are not; own
-    # pieces never block unless the own_groups_block option is on.
-    if code == mover and not rs.own_groups_block:
-        return True
-    return _group_size(cells, square) < rs.big_block
-
-
 def _first_of_triple(cells, square, step):
     """K9: ``square`` starts, in the direction of travel, a group of exactly three."""
     code = cells[square]
@@ -55,127 +43,127 @@ def _first_of_triple(cells, square, step):
             and _cell(cells, square + 3 * step) != code)
 
 
-def _landing(rs, cells, square, mover):
-    """Can the count end on ``square``?  Returns (legal, capture)."""
-    code = cells[square]
-    if code == E:
-        return True, False
-    if code == mover:
-        return False, False                      # K7, H7: never on an own piece
-    if square in rs.safe:
-        return False, False                      # K10, H9
-    size = _group_size(cells, square)
-    if size == 1:
-        return True, True                        # K7, H7: a lone enemy is swapped (C6)
-    if rs.triple_break and size == 3 and cells[square - 1] == code:
-        return True, True                        # K9: the middle of a triple
-    return False, False                          # K8, H7: groups protect
-
-
-def _walk(rs, cells, mover, origin, throw, step):
-    """Follow the path from ``origin``; return (to, capture) or None if illegal.
+def _walk(plan, cells, mover, origin, throw, step, leave_at):
+    """Follow the path from ``origin``; return ``to`` (negative for a capture),
+    or 0 if the move is illegal.
 
     K6 (formal decision): at each square, if this step completes the count the
     piece lands; otherwise an empty square counts 1, a passable piece counts 1
-    under H6 and 0 under K6, and anything else stops the move.
+    under H6 and 0 under K6, and anything else stops the move.  This is the
+    innermost loop of the computer player, so it is written flat.
     """
-    every = rs.counting == "every_square"
+    every, lone_jump, big, triple = plan[0], plan[1], plan[2], plan[3]
     count = 0
+    last = throw - 1
     square = origin
     while True:
         square += step
         if square < 1:
-            return None                          # K15, H13: never below square 1
-        if step > 0 and rs.leave_at and square >= rs.leave_at:
-            return OFF, False                    # H11: reaching 30 or beyond leaves
+            return 0                             # K15, H13: never below square 1
+        if leave_at and square >= leave_at:
+            return OFF                           # H11: reaching 30 or beyond leaves
         if square > SQUARES:
-            return None                          # K13: no move passes beyond 30
-        if count + 1 == throw:
-            legal, capture = _landing(rs, cells, square, mover)
-            return (square, capture) if legal else None
-        if cells[square] == E:
+            return 0                             # K13: no move passes beyond 30
+        code = cells[square]
+        if count == last:
+            # the count ends here
+            if code == E:
+                return square
+            if code == mover or square in plan[4]:
+                return 0                         # K7, H7: never an own piece; K10, H9: safe
+            if cells[square - 1] != code and cells[square + 1] != code:
+                return -square                   # K7, H7: a lone enemy is swapped (C6)
+            if triple and cells[square - 1] == code and _group_size(cells, square) == 3:
+                return -square                   # K9: the middle of a triple
+            return 0                             # K8, H7: groups protect
+        if code == E:
             count += 1
-        elif _can_pass(rs, cells, square, mover, step):
+        elif lone_jump:
+            # K8 decision: only a lone piece with an empty square after it.
+            if cells[square - 1] != code and cells[square + 1] != code and cells[square + step] == E:
+                continue
+            if triple and code != mover and count + 2 == throw and _first_of_triple(cells, square, step):
+                count += 1                       # K9 decision: step onto the middle next
+                continue
+            return 0
+        elif (code == mover and not plan[5]) or _group_size(cells, square) < big:
+            # H8: lone pieces and small blocks are jumped, big blocks are not;
+            # own pieces never block unless own_groups_block is on.
             if every:
                 count += 1
-        elif (rs.triple_break and cells[square] != mover and count + 2 == throw
-              and _first_of_triple(cells, square, step)):
-            count += 1                           # K9 decision: step onto the middle next
         else:
-            return None
+            return 0
 
 
-def _water_square(rs, cells):
+def _water_square(plan, cells):
     """Where a piece landing on the water goes (K12, H10)."""
-    if cells[rs.water_to] == E:
-        return rs.water_to
-    if rs.water_fallback == "before":
-        squares = range(rs.water_to - 1, 0, -1)  # K12: nearest free before 15
+    water_to = plan[8]
+    if cells[water_to] == E:
+        return water_to
+    if plan[9]:
+        squares = range(water_to - 1, 0, -1)     # K12: nearest free before 15
     else:
         squares = range(1, SQUARES + 1)          # H10: square 1, then upwards
     for square in squares:
         if cells[square] == E:
             return square
-    return rs.water_to                           # unreachable with 30 squares
+    return water_to                              # unreachable with 30 squares
 
 
-def _make_move(rs, position, lifted, mover, origin, to, capture, throw):
-    after = bytearray(lifted)
-    side = position.turn
-    if capture:
-        after[origin] = position.cells[to]       # C6: the captured piece takes the origin
-        after[to] = E                            # ... and the mover may move on (K11)
-    final = to
-    if to != OFF:
-        onward = rs.happiness.get(to)
-        if onward and after[onward] == E:
-            final = onward                       # K11: on to the House of Two Judges
-        elif to == rs.water:
-            final = _water_square(rs, after)     # K12, H10
-        after[final] = mover
-    again = throw in rs.again_values or (rs.rebirth and to == rs.rebirth)   # K5, H5, K10
-    turn = side if again else other(side)
-    return Move(side, throw, origin, to, final, capture, position,
-                Position(bytes(after), turn), bool(again))
-
-
-def _exit_blocked(rs, cells, mover):
+def _exit_blocked(plan, cells, mover):
     """H12: no piece leaves while the side has a piece on squares 1..10."""
-    for square in range(1, rs.home_row_blocks_exit + 1):
+    for square in range(1, plan[10] + 1):
         if cells[square] == mover:
             return True
     return False
 
 
-def _moves(rs, position, throw, step):
+def _moves(plan, position, throw, step):
     cells = position.cells
-    mover = ord(position.turn)
+    side = position.turn
+    mover = ord(side)
+    needle = NEEDLE[side]
+    exits = plan[6]
+    leave_at = plan[11] if step > 0 else 0
+    again = throw in plan[12]                    # K5, H5
+    work = bytearray(cells)
     moves = []
-    for origin in range(1, SQUARES + 1):
-        if cells[origin] != mover:
-            continue
-        if origin in rs.exits:
+    origin = cells.find(needle, 1)
+    while 0 < origin <= SQUARES:
+        if origin in exits:
             # K13: a piece in the last houses leaves on its exact throw, or stays.
-            if step > 0 and rs.exits[origin] == throw:
-                lifted = bytearray(cells)
-                lifted[origin] = E
-                moves.append(_make_move(rs, position, lifted, mover, origin, OFF, False, throw))
+            if step > 0 and exits[origin] == throw:
+                moves.append(Move(position, (side, throw, origin, OFF, OFF, False, again)))
+            origin = cells.find(needle, origin + 1)
             continue
-        lifted = bytearray(cells)
-        lifted[origin] = E
-        result = _walk(rs, lifted, mover, origin, throw, step)
-        if result is None:
-            continue
-        to, capture = result
-        if to == OFF and _exit_blocked(rs, cells, mover):
-            continue
-        moves.append(_make_move(rs, position, lifted, mover, origin, to, capture, throw))
+        work[origin] = E
+        to = _walk(plan, work, mover, origin, throw, step, leave_at)
+        if to:
+            capture = to < 0
+            if capture:
+                to = -to
+            final = to
+            if to == OFF:
+                if plan[10] and _exit_blocked(plan, cells, mover):
+                    final = 0
+            else:
+                onward = plan[7].get(to)
+                if onward and work[onward] == E:
+                    final = onward               # K11: on to the House of Two Judges
+                elif to == plan[13]:
+                    final = _water_square(plan, work)   # K12, H10
+            if final:
+                extra = again or (to == plan[14])       # K10: ending on 15 by the count
+                moves.append(Move(position, (side, throw, origin, to, final, capture, extra)))
+        work[origin] = mover
+        origin = cells.find(needle, origin + 1)
     return moves
 
 
 def legal_moves(rs, position, throw):
     """Forward moves; if there are none, backward moves (K15, H13)."""
-    moves = _moves(rs, position, throw, 1)
+    plan = rs.plan()
+    moves = _moves(plan, position, throw, 1)
     if not moves:
-        moves = _moves(rs, position, throw, -1)
+        moves = _moves(plan, position, throw, -1)
     return moves

@@ -105,12 +105,7 @@ class Position:
 
     def count(self, side):
         """How many of ``side``'s pieces stand on the board."""
-        code = ord(side)
-        n = 0
-        for s in range(1, SQUARES + 1):
-            if self.cells[s] == code:
-                n += 1
-        return n
+        return self.cells.count(b"B" if side == BLACK else b"W")
 
     def occupancy(self):
         """What the reed switches see: a 30-bit int, bit 0 = square 1."""
@@ -154,21 +149,63 @@ class Move:
                  (House of Happiness K11, water H10/K12); ``OFF`` when it leaves
     ``capture``  True when the move swaps with an enemy piece (C6), which is
                  then put on ``origin``
+    ``before``   the position the move is played from
     ``after``    the position after every side effect, the side to throw next
                  already set
     ``again``    whether the mover throws again
+
+    Few attributes are stored (a MicroPython instance with more than four grows
+    its attribute table, which costs more than the rest of move generation);
+    the rest are read from one tuple, and ``after`` is built when first asked.
     """
 
-    def __init__(self, side, throw, origin, to, final, capture, before, after, again):
-        self.side = side
-        self.throw = throw
-        self.origin = origin
-        self.to = to
-        self.final = final
-        self.capture = capture
+    def __init__(self, before, spec):
         self.before = before
-        self.after = after
-        self.again = again
+        self.spec = spec          # (side, throw, origin, to, final, capture, again)
+        self._after = None
+
+    @property
+    def after(self):
+        """The position after the move, built on first use and kept."""
+        if self._after is None:
+            side, _, origin, to, final, capture, again = self.spec
+            cells = bytearray(self.before.cells)
+            cells[origin] = E
+            if capture:
+                cells[origin] = cells[to]    # C6: the captured piece takes the origin
+                cells[to] = E
+            if final != OFF:
+                cells[final] = ord(side)
+            self._after = Position(bytes(cells), side if again else other(side))
+        return self._after
+
+    @property
+    def side(self):
+        return self.spec[0]
+
+    @property
+    def throw(self):
+        return self.spec[1]
+
+    @property
+    def origin(self):
+        return self.spec[2]
+
+    @property
+    def to(self):
+        return self.spec[3]
+
+    @property
+    def final(self):
+        return self.spec[4]
+
+    @property
+    def capture(self):
+        return self.spec[5]
+
+    @property
+    def again(self):
+        return self.spec[6]
 
     @property
     def text(self):

@@ -64,6 +64,7 @@ class Ruleset:
         self.scoring = None
         self.setup_first = WHITE
         self.options = {}
+        self._plan = None
         for key in options:
             self.set_option(key, options[key])
 
@@ -79,14 +80,47 @@ class Ruleset:
         if check is not None and not check(value):
             raise PositionError("option %s=%r is not allowed for ruleset %s" % (key, value, self.name))
         setattr(self, key, value)
+        self._plan = None
         if key in checks:
             self.options[key] = value
+
+    def plan(self):
+        """The options as one tuple, read once per move generation (fast on the
+        Pico).  Built on first use: set options before generating moves."""
+        if self._plan is None:
+            self._plan = (
+                self.counting == "every_square",       # 0  H6
+                self.jump == "lone_then_empty",        # 1  K8
+                self.big_block,                        # 2  H8, K9
+                self.triple_break,                     # 3  K9
+                tuple(self.safe),                      # 4  K10, H9
+                self.own_groups_block,                 # 5  H8 option
+                self.exits,                            # 6  K13
+                self.happiness,                        # 7  K11
+                self.water_to,                         # 8  K12, H10
+                self.water_fallback == "before",       # 9  K12
+                self.home_row_blocks_exit,             # 10 H12
+                self.leave_at,                         # 11 H11
+                tuple(self.again_values),              # 12 K5, H5
+                self.water,                            # 13 K12, H10
+                self.rebirth or -1,                    # 14 K10
+            )
+        return self._plan
 
     # -- the sticks and the throw (C3) --------------------------------------
 
     @property
     def throw_values(self):
         return (1, 2, 3, 4, self.zero_value)
+
+    def winner(self, position):
+        """The side with every piece off the board (K16, H15), or None."""
+        cells = position.cells
+        if b"B" not in cells:
+            return BLACK
+        if b"W" not in cells:
+            return WHITE
+        return None
 
     def throw_value(self, whites):
         """Value of a throw with ``whites`` flat sides up (C3, K3, H3)."""
@@ -119,20 +153,13 @@ class Ruleset:
             raise PositionError("square %d never holds a piece: reaching it leaves the board" % self.leave_at)
 
     def check_throw(self, throw):
-        if throw not in self.throw_values:
+        if throw not in (1, 2, 3, 4, self.zero_value):
             raise PositionError("throw must be one of %s in %s, got %r" % (
                 ", ".join(str(v) for v in self.throw_values), self.name, throw))
 
     def off(self, position, side):
         """How many of ``side``'s pieces have left the board."""
         return self.pieces - position.count(side)
-
-    def winner(self, position):
-        """The side with every piece off the board (K16, H15), or None."""
-        for side in (BLACK, WHITE):
-            if position.count(side) == 0:
-                return side
-        return None
 
     def points(self, position, side):
         """Points ``side`` scores for the enemy pieces still on the board (H15)."""

@@ -23,13 +23,13 @@ class Throw:
 
 
 def sticks_from_bits(bits):
-    return tuple((bits >> i) & 1 for i in range(4))
+    return (bits & 1, (bits >> 1) & 1, (bits >> 2) & 1, (bits >> 3) & 1)
 
 
 def throw_from_bits(rs, bits):
     """The throw that four stick bits make under ruleset ``rs`` (C3, K3, H3)."""
     sticks = sticks_from_bits(bits & 15)
-    return Throw(sticks, rs.throw_value(sum(sticks)))
+    return Throw(sticks, rs.throw_value(sticks[0] + sticks[1] + sticks[2] + sticks[3]))
 
 
 def throw(rs, rng):

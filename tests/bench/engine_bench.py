@@ -1,78 +1,152 @@
-"""Move generation speed, CPython or MicroPython, with a Pico-equivalent figure.
+"""Move generation and whole-game speed, on CPython or MicroPython.
 
     python tests/bench/engine_bench.py
     micropython -X heapsize=192k tests/bench/engine_bench.py
 
-A 100,000-iteration ``s += i`` loop takes 1,008 ms on a 125 MHz RP2040 under
-MicroPython 1.28; the same loop is timed here, so
-Pico-equivalent ms = measured ms x 1008 / calibration ms.
-The last line is one JSON object.
+Prints its figures, then as its last line one JSON object with
+``calibration_ms``, ``legal_moves_us`` (mean per call over a fixed set of
+mid-game positions of both rulesets, every throw), ``random_game_ms`` (mean for
+one whole random game, throws and moves), their Pico-equivalents
+``pico_legal_moves_ms`` and ``pico_random_game_ms``, and on MicroPython
+``peak_heap_bytes`` (the most gc.mem_alloc() reached, collecting after every
+ply, while playing one game of each ruleset).
+See calibration.py for how a Pico figure is made.
 """
 
+import gc
 import sys
 
 sys.path.insert(0, ".")
+sys.path.insert(0, "tests/bench")
 
-try:
-    from time import ticks_ms, ticks_diff
-except ImportError:
-    from time import time
+from calibration import calibrate, pico_ms, best_us, ticks_us, ticks_diff  # noqa: E402
+from engine import ruleset, Position  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.sticks import XorShift  # noqa: E402
 
-    def ticks_ms():
-        return int(time() * 1000)
-
-    def ticks_diff(a, b):
-        return a - b
-
-from engine import ruleset
-from engine.game import play_game
-
-PICO_CALIBRATION_MS = 1008
+RULESETS = ("kendall", "hungarian")
+POSITIONS_PER_RULESET = 120      # 240 positions, each with every throw
+GAMES_PER_RULESET = 6
+MICROPYTHON = sys.implementation.name == "micropython"
 
 
-def calibrate():
-    start = ticks_ms()
-    s = 0
-    for i in range(100000):
-        s += i
-    return max(1, ticks_diff(ticks_ms(), start))
-
-
-def positions(rs, games, every=3):
-    """Every third position of a few random games (a Pico-sized sample)."""
+def mid_game_positions(rs, count, seed):
+    """Every 4th position from ply 12 on of seeded random games: a fixed set."""
     found = []
-    for seed in range(games):
-        game = play_game(rs, seed)
-        n = 0
-        for _, _, _, position in game.plies():
-            if n % every == 0:
-                found.append(position)
-            n += 1
-        game = None
+    game_seed = seed
+    while len(found) < count:
+        rng = XorShift(game_seed)
+        game = Game(rs, rng)
+        game.play_opening()
+        ply = 0
+        while not game.is_over() and len(found) < count:
+            if game.throw is None:
+                game.throw_sticks()
+            moves = game.legal_moves()
+            if ply >= 12 and ply % 4 == 0:
+                found.append(game.position.text())
+            if moves:
+                game.play(moves[rng.randrange(len(moves))])
+            else:
+                game.pass_turn()
+            ply += 1
+        game_seed += 1
     return found
+
+
+def random_game(rs, seed):
+    rng = XorShift(seed)
+    game = Game(rs, rng)
+    game.play_opening()
+    while not game.is_over():
+        if game.throw is None:
+            game.throw_sticks()
+        moves = game.legal_moves()
+        if moves:
+            game.play(moves[rng.randrange(len(moves))])
+        else:
+            game.pass_turn()
+    return game.ply_count
+
+
+def live_peak():
+    """Most live heap (collected each ply) while playing one game of each ruleset."""
+    most = 0
+    for name in RULESETS:
+        rs = ruleset(name)
+        rng = XorShift(1)
+        game = Game(rs, rng)
+        game.play_opening()
+        while not game.is_over():
+            if game.throw is None:
+                game.throw_sticks()
+            moves = game.legal_moves()
+            if moves:
+                game.play(moves[rng.randrange(len(moves))])
+            else:
+                game.pass_turn()
+            moves = None
+            gc.collect()
+            most = max(most, gc.mem_alloc())
+        game = None
+        gc.collect()
+    return most
 
 
 def main():
     calibration = calibrate()
-    report = {"calibration_ms": calibration}
-    for name in ("kendall", "hungarian"):
+    report = {}
+
+    calls = 0
+    total_us = 0.0
+    for name in RULESETS:
         rs = ruleset(name)
-        sample = positions(rs, 3)
-        start = ticks_ms()
-        calls = 0
-        for position in sample:
-            for throw in rs.throw_values:
-                rs.legal_moves(position, throw)
+        texts = mid_game_positions(rs, POSITIONS_PER_RULESET, 100)
+        positions = [Position.parse(t) for t in texts]
+        texts = None
+        for throw in rs.throw_values:
+            for position in positions:
+                us = best_us(lambda: rs.legal_moves(position, throw), 1, repeats=3)
+                total_us += us
                 calls += 1
-        elapsed = ticks_diff(ticks_ms(), start)
-        per_call = elapsed / calls
-        pico = per_call * PICO_CALIBRATION_MS / calibration
-        print("%-9s %5d legal_moves calls in %5d ms: %.3f ms a call, Pico-equivalent %.2f ms"
-              % (name, calls, elapsed, per_call, pico))
-        report["%s_ms_per_call" % name] = round(per_call, 4)
-        report["%s_pico_ms_per_call" % name] = round(pico, 3)
-        sample = None
-    print("calibration loop: %d ms" % calibration)
+        positions = None
+        gc.collect()
+    legal_us = total_us / calls
+    calibration = min(calibration, calibrate())
+    print("legal_moves: %d calls (%d positions x 5 throws), %.1f us a call" % (
+        calls, calls // 5, legal_us))
+
+    games = 0
+    plies = 0
+    best_game_ms = 0.0
+    for name in RULESETS:
+        rs = ruleset(name)
+        for seed in range(GAMES_PER_RULESET):
+            best = None
+            for _ in range(2):
+                start = ticks_us()
+                n = random_game(rs, seed)
+                took = ticks_diff(ticks_us(), start) / 1000
+                best = took if best is None or took < best else best
+            best_game_ms += best
+            plies += n
+            games += 1
+            gc.collect()
+    game_ms = best_game_ms / games
+    # calibrate again: the fastest of all runs is the machine's unloaded speed
+    calibration = min(calibration, calibrate())
+    report["calibration_ms"] = round(calibration, 2)
+    print("random games: %d, %.0f plies on average, %.1f ms a game" % (games, plies / games, game_ms))
+    print("calibration loop: %.1f ms here (1008 ms on a Pico)" % calibration)
+
+    report["legal_moves_us"] = round(legal_us, 2)
+    report["random_game_ms"] = round(game_ms, 2)
+    report["pico_legal_moves_ms"] = round(pico_ms(legal_us / 1000, calibration), 3)
+    report["pico_random_game_ms"] = round(pico_ms(game_ms, calibration), 1)
+    if MICROPYTHON:
+        report["peak_heap_bytes"] = live_peak()
+    print("Pico-equivalent: legal_moves %.2f ms a call, a random game %.0f ms" % (
+        report["pico_legal_moves_ms"], report["pico_random_game_ms"]))
     import json
     print(json.dumps(report))
 
