@@ -120,6 +120,10 @@ class App:
         if self.mode == "computer":
             from firmware.computer import Computer
             self._computer = Computer(self, cfg["computer"]["side"], cfg["computer"]["level"])
+        self._museum = None              # firmware.museum.Museum in "museum" mode
+        if self.mode == "museum":
+            from firmware.museum import Museum
+            self._museum = Museum(self, cfg["museum"])
         self._recogniser = rec.Recogniser()
         self._store = Store(store_dir) if store_dir else None
 
@@ -237,7 +241,10 @@ class App:
         """Carry out a serial command (a dict from protocol.parse_command)."""
         self._events = None
         name = cmd.get("cmd") if isinstance(cmd, dict) else None
-        if name == "state":
+        why = self._museum and self._museum.refuse(name)
+        if why:
+            self._emit({"event": "error", "message": why})
+        elif name == "state":
             self._emit(self.state_event())
         elif name == "undo":
             self._long_press_takeback()
@@ -591,6 +598,8 @@ class App:
         """
         if self._computer is not None:
             self._computer.tick(now_ms)      # firmware/computer.py
+        if self._museum is not None:
+            self._museum.tick(now_ms)        # firmware/museum.py
         return None
 
     # -- output -----------------------------------------------------------------

@@ -1,0 +1,195 @@
+"""Museum mode: an exhibit that invites, explains, tidies up and stays locked.
+
+Scenarios through the App contract with simulated time (tests/board_sim.py).
+"""
+
+from board_sim import BoardSim, board_at, throws
+
+FAST = {"attract_s": 10, "reset_s": 60, "reset_after_game_s": 30}
+NEAR_END = "B.B........................W.. W"      # white's last piece on 28 (K13)
+
+
+def museum(tmp_path=None, rng=None, timings=None, **config):
+    cfg = {"mode": "museum"}
+    cfg["museum"] = dict(timings or FAST)
+    cfg.update(config)
+    return BoardSim(config=cfg, store_dir=str(tmp_path) if tmp_path else None, rng=rng)
+
+
+def whats(board):
+    return [e.get("what") for e in board.events_of("museum")]
+
+
+def squares_lit(board, role):
+    return [i + 1 for i in range(30) if board.app.led_roles[i] == role]
+
+
+def in_play(rng):
+    """A museum board past the how-to and the opening: white to move with a 1."""
+    board = museum(rng=rng)
+    board.setup()
+    board.press()                         # ends the how-to; throws nothing
+    board.press().press()                 # opening: 2, then 1 (K4)
+    assert board.app.state == "move"
+    return board
+
+
+def test_a_new_game_begins_with_the_how_to_play_lights_which_end_by_themselves():
+    board = museum(rng=throws(2))
+    board.setup()
+    assert board.app.state == "howto"
+    assert whats(board) == ["howto"]
+    lit = board.app.led_roles
+    assert lit[30:34] == ["stick_white", "stick_black", "stick_white", "stick_white"]
+    assert lit[34] == "turn"                          # black's side light: player 1
+    board.wait(2000)
+    assert squares_lit(board, "movable") == [1, 3, 5, 7, 9]
+    board.wait(2000)
+    assert squares_lit(board, "lifted") == [9] and squares_lit(board, "target") == [11, 12]
+    board.wait(2000)
+    assert squares_lit(board, "error") == [14] and squares_lit(board, "missing") == [9]
+    board.wait(2100)
+    assert board.app.state == "opening"
+    assert board.last("museum") == {"event": "museum", "what": "howto_done", "skipped": False}
+    assert board.app.led_roles[34] == "turn"          # the opening: player 1 throws
+    board.press()
+    assert board.last("throw")["player"] == 1
+
+
+def test_the_how_to_play_is_skipped_by_a_press_that_throws_nothing():
+    board = museum(rng=throws(2))
+    board.setup()
+    assert board.app.state == "howto"
+    board.press()
+    assert board.last("museum") == {"event": "museum", "what": "howto_done", "skipped": True}
+    assert board.app.state == "opening"
+    assert board.events_of("throw") == []             # the skipping press is not a throw
+    board.press()
+    assert board.last("throw")["value"] == 2
+
+
+def test_a_lift_during_the_how_to_ends_it_and_is_judged_as_usual():
+    board = museum(rng=throws())
+    board.setup()
+    board.lift(10).wait()
+    assert board.app.state == "mismatch"
+    assert board.last("museum")["what"] == "howto_done"
+    assert board.last("mismatch") == {"event": "mismatch", "extra": [], "missing": [10]}
+    board.place(10).wait()
+    assert board.app.state == "opening"
+
+
+def test_quiet_brings_the_attract_light_and_a_lift_returns_to_the_same_game():
+    board = in_play(throws(2, 1))
+    app = board.app
+    before = (app.position, app.state, app.throw, list(app.roles), app.sticks)
+    board.wait(9000)
+    assert "attract" not in whats(board)
+    board.wait(1100)
+    assert whats(board)[-1] == "attract"
+    assert squares_lit(board, "attract") == list(range(1, 31))
+    assert app.led_roles[30:] == [""] * 6
+    frames = set()
+    for _ in range(20):                              # the light travels along the path
+        board.wait(200)
+        frames.add(tuple(app.frame[:30]))
+    assert len(frames) > 10
+    assert (app.position, app.state, app.throw, list(app.roles), app.sticks) == before
+    # The visitor lifts the piece on 10: the game is back at once, the lift counted.
+    board.lift(10, ms=40)
+    assert whats(board)[-1] == "wake"
+    assert "attract" not in app.led_roles
+    assert board.squares_with("lifted") == [10] and board.squares_with("target") == [11]
+    board.place(11).wait()
+    assert board.last("move")["move"] == "10-11"
+
+
+def test_a_press_during_attract_wakes_the_board_and_throws():
+    board = in_play(throws(2, 1, 3))
+    board.move(10, 11)                               # white threw again after a 1
+    assert board.app.state == "throw"
+    board.wait(12000)
+    assert whats(board)[-1] == "attract"
+    board.press()
+    assert whats(board)[-1] == "wake"
+    assert board.last("throw")["value"] == 3        # the waking press is a throw
+    assert board.app.state == "move"
+
+
+def test_long_quiet_mid_game_closes_it_and_shows_where_the_pieces_go(tmp_path):
+    board = museum(tmp_path, rng=throws(2, 1))
+    board.setup().press().press().press()
+    board.move(10, 11)
+    board.clear()
+    board.tick_ms = 50
+    board.wait(59000)
+    assert board.events_of("new") == []
+    board.wait(1100)
+    assert board.events_of("museum")[-1] == {"event": "museum", "what": "reset",
+                                             "reason": "quiet"}
+    assert board.last("new")["position"] == "BWBWBWBWBW.................... W"
+    assert board.app.state == "setup"
+    assert board.squares_with("put") == [10] and board.squares_with("take") == [11]
+    assert squares_lit(board, "put") == [10]         # the lights show it, no attract
+    # the next visitor puts the piece back: ready, and the how-to begins
+    board.tick_ms = 10
+    board.move(11, 10)
+    assert board.last("ready")["resumed"] is False
+    assert board.app.state == "howto"
+    # the reset game was saved: a power cut now resumes the fresh game
+    again = BoardSim(config={"mode": "museum"}, store_dir=str(tmp_path), rng=throws())
+    assert again.app.game.history == [] and again.app.game.opening == []
+
+
+def test_a_fresh_game_is_never_reset_so_a_quiet_night_writes_nothing(tmp_path):
+    board = museum(tmp_path, rng=throws())
+    board.setup().press()
+    board.tick_ms = 1000
+    board.wait(8 * 3600 * 1000)
+    assert board.events_of("new") == []
+    assert "reset" not in whats(board)
+    assert board.app.state == "opening"
+    assert squares_lit(board, "attract") == list(range(1, 31))
+
+
+def test_a_finished_game_is_reset_for_the_next_visitor(tmp_path):
+    board = board_at(NEAR_END, tmp_path, rng=throws(3), config={"mode": "museum",
+                                                                 "museum": FAST})
+    board.press()
+    board.move(28, "off")
+    assert board.last("game_over")["winner"] == "W"
+    board.wait(29000)
+    assert "reset" not in whats(board)
+    board.lift(1).place(1)                         # fiddling does not delay the reset
+    board.wait(1100)
+    assert board.events_of("museum")[-1]["reason"] == "game_over"
+    assert board.app.state == "setup"
+    assert board.squares_with("put") == [2, 4, 5, 6, 7, 8, 9, 10]
+    assert board.squares_with("setup") == [1, 3]
+    assert board.squares_with("take") == []
+
+
+def test_commands_that_change_the_game_are_refused_and_state_still_answers():
+    board = in_play(throws(2, 1))
+    app = board.app
+    before = (app.position, app.state, app.throw)
+    for cmd in ({"cmd": "new"}, {"cmd": "new", "ruleset": "hungarian"}, {"cmd": "undo"},
+                {"cmd": "throw"}):
+        out = app.command(cmd)
+        assert len(out) == 1 and out[0]["event"] == "error", out
+        assert "museum mode" in out[0]["message"] and "maintenance" in out[0]["message"]
+    assert (app.position, app.state, app.throw) == before
+    state = app.command({"cmd": "state"})
+    assert state[0]["event"] == "state" and state[0]["position"] == before[0]
+
+
+def test_a_visitor_alone_presses_twice_and_the_board_plays_the_other_side():
+    board = in_play(throws(2, 1, 3, 2))
+    board.move(10, 11)                       # white's 1; white throws again
+    board.press()                            # a 3 for white...
+    board.press()                            # ...and a press again without moving
+    assert board.last("museum") == {"event": "museum", "what": "computer", "side": "W"}
+    board.wait(1500)
+    chosen = board.last("computer")
+    assert chosen is not None and chosen["side"] == "W"
+    assert board.squares_with("computer_from")
