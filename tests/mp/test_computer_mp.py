@@ -130,6 +130,29 @@ def a_whole_game():
                                                        gc.mem_free()))
 
 
+def idle_steps_allocate_nothing(store):
+    """Waiting for a person to carry out the computer's move, and its pause
+    before it throws: steps within one frame period allocate nothing."""
+    import micropython
+    board = board_at(TWO_WAYS, store, rng=throws(1), config=computer(2))
+    timed_until(board, "computer")
+    app = board.app
+    for wait in (0, 1):
+        t = board.t + (1000 if wait == 0 else 100)
+        app.step(t, board.occ, False)            # a redraw is due: draw it now
+        gc.collect()
+        micropython.heap_lock()
+        try:
+            for dt in (5, 10, 15, 20, 25, 30):
+                app.step(t + dt, board.occ, False)
+        finally:
+            micropython.heap_unlock()
+        if wait == 0:
+            board.t = t + 30
+            board.move(22, 23)                   # its move; a 1: it throws again
+            assert app.turn == "B" and app.state == "throw", app.state
+
+
 def decision_time(store):
     cal = calibrate()
     for level in (2, 4):
@@ -143,5 +166,6 @@ def decision_time(store):
 
 check("shown_and_carried_out", shown_and_carried_out, STORE + "/a" if STORE else None)
 check("a_whole_game", a_whole_game)
+check("idle_steps_allocate_nothing", idle_steps_allocate_nothing, STORE + "/c" if STORE else None)
 check("decision_time", decision_time, STORE + "/b" if STORE else None)
 print("%d passed, %d failed" % (results[0], results[1]))
