@@ -50,7 +50,7 @@ if not _clock[1]:
     _fb.SelfTest.start = _selftest_start
 
 
-_reads = [0]
+_reads = [%(gap)d]                # the first step may come at once
 
 
 def _play(pin):
