@@ -391,3 +391,28 @@ def test_taking_back_its_move_makes_it_choose_again_with_the_same_throw(tmp_path
     assert again["move"] == "3-5" and again["throw"] == 2
     assert len(board.events_of("throw")) == 1           # the same throw, not a new one
     assert board.squares_with("computer_from") == [3]
+
+
+def test_after_a_power_cut_the_computer_plays_on(tmp_path):
+    board = board_at(TWO_WAYS, tmp_path, rng=throws(1, 1), config=COMPUTER_B)
+    wait_for(board, "computer")
+    # the power goes; the same pieces, a new App on the saved game
+    after = BoardSim(config=dict(COMPUTER_B), store_dir=str(tmp_path), rng=throws(1), t=board.t)
+    after.set_board(board.occ)
+    assert after.last("ready") is not None
+    chosen = wait_for(after, "computer", 4000)
+    assert chosen["side"] == "B" and chosen["throw"] == 1 and chosen["move"] == "22-23"
+    assert after.squares_with("computer_from") == [22]
+    after.move(22, 23)
+    assert after.last("move")["move"] == "22-23"
+
+
+def test_two_players_never_load_the_computer():
+    # engine.ai costs heap on the Pico: only a computer's first decision loads it
+    code = ("import sys; sys.path[:0] = ['tests']\n"
+            "from board_sim import BoardSim, throws\n"
+            "b = BoardSim(rng=throws(1)); b.setup(); b.press(); b.move(10, 11)\n"
+            "print('engine.ai' in sys.modules, 'firmware.computer' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr
