@@ -258,6 +258,10 @@ function appendLog(entries) {
     li.appendChild(t);
     li.appendChild(document.createTextNode(logText(entry)));
     logList.appendChild(li);
+    if (entry.kind === "app" && entry.data.event === "computer") {
+      say("The computer (" + (SIDE_NAME[entry.data.side] || entry.data.side) + ") plays " +
+        entry.data.move + ": drag its piece for it.");
+    }
   }
   while (logList.children.length > 600) logList.removeChild(logList.firstChild);
   if (atBottom) logList.scrollTop = logList.scrollHeight;
