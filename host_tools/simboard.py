@@ -10,9 +10,10 @@ here knows a rule or a light: what the board shows is the App's ``frame``.
 Two things a hand does that a click does not are modelled on purpose:
 
 - A hand cannot move a piece in less than a few scans, so every change of the
-  board is held for at least ``HOLD_MS`` before the next one reaches the App,
-  however fast requests arrive (a capture swap made by a script still shows
-  the App both lifts).
+  board lasts at least ``HOLD_MS`` and a few more App steps than the debounce
+  needs before the next one reaches the App, however fast requests arrive (a
+  capture swap made by a script still shows the App both lifts), and even
+  when the clock thread runs late on a busy machine.
 - A finger holds the button for a while, so a press is held down for at least
   ``MIN_PRESS_MS`` even when the release comes at once.
 
@@ -155,6 +156,9 @@ class Sim:
         self._btn_queue = collections.deque()     # (button down?, shortest hold ms)
         self._btn_at = 0
         self._btn_hold = 0
+        self._btn_steps = 0                       # App steps that saw the button as it is
+        self._occ_steps = 0                       # App steps that saw the board as it is
+        self._last_step = 0
         self.button = False                       # the button as the App sees it
         self.raw = 0                              # the last scan, chatter included
         self.frame = []
@@ -173,6 +177,8 @@ class Sim:
         self.app = self.app_factory(config=dict(self.config), store_dir=self.store_dir, rng=self.rng)
         self.boots += 1
         self.display_gain = 255.0 / _brightness_cap(self.app, self.config)
+        scans = (getattr(self.app, "config", None) or {}).get("debounce_scans", 3)
+        self._min_scans = (scans if isinstance(scans, int) else 3) + 1
 
     def _app_value(self, name):
         try:
@@ -464,14 +470,28 @@ class Sim:
     # -- the clock ----------------------------------------------------------------
 
     def _feed(self):
-        """Move the queued board and button states on to the App's inputs."""
+        """Move the queued board and button states on to the App's inputs.
+
+        A state gives way to the next only once the App has seen it in enough
+        steps (its debounce counts scans) and in a step at least the shortest
+        hold after it began (the button's debounce counts milliseconds), so
+        nothing a hand did is lost even when the clock thread runs late.
+        """
         now = self.now_ms
-        if self._occ_queue and now - self._fed_occ_at >= HOLD_MS:
+        last = self._last_step
+        if (self._occ_queue and self._occ_steps >= self._min_scans
+                and last - self._fed_occ_at >= HOLD_MS):
             self._fed_occ = self._occ_queue.popleft()
             self._fed_occ_at = now
-        if self._btn_queue and now - self._btn_at >= self._btn_hold:
+            self._occ_steps = 0
+        if (self._btn_queue and self._btn_steps >= 2
+                and last - self._btn_at >= self._btn_hold):
             self.button, self._btn_hold = self._btn_queue.popleft()
             self._btn_at = now
+            self._btn_steps = 0
+        self._occ_steps += 1
+        self._btn_steps += 1
+        self._last_step = now
 
     def _chatter_bits(self):
         if self.chatter and self.chatter_until is not None and self.now_ms >= self.chatter_until:

@@ -410,6 +410,34 @@ def test_the_real_time_clock_steps_the_app(tmp_path):
     assert not clock._thread.is_alive()
 
 
+def test_the_command_serves_on_loopback_and_stops_cleanly_on_ctrl_c(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools.cli", "sim", "--no-browser", "--port", "0",
+         "--seed", "3", "--store", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        line = proc.stdout.readline()
+        assert "http://127.0.0.1:" in line, line + proc.stderr.read()
+        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", "/api/state")
+        assert json.loads(conn.getresponse().read())["app"]["ruleset"] == "kendall"
+        conn.close()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "stopping" in out and "Traceback" not in err
+
+
 def test_sim_command_line_options():
     import argparse
     from host_tools import sim

@@ -88,10 +88,14 @@ def wait_state(page, name):
 
 
 def wait_log(page, text, count=1):
-    page.wait_for_function(
-        "([t, n]) => [...document.querySelectorAll('#log li')]"
-        ".filter(li => li.textContent.includes(t)).length >= n",
-        arg=[text, count], timeout=WAIT_MS)
+    try:
+        page.wait_for_function(
+            "([t, n]) => [...document.querySelectorAll('#log li')]"
+            ".filter(li => li.textContent.includes(t)).length >= n",
+            arg=[text, count], timeout=WAIT_MS)
+    except Exception:
+        raise AssertionError("%r never appeared %d times in the event log:\n%s" % (
+            text, count, page.inner_text("#log")))
 
 
 def centre(page, selector):
@@ -181,8 +185,15 @@ def test_a_game_in_the_browser(page, served, tmp_path):
             assert glow_colour(page, s) == css(frame[s - 1]), s
     filt = page.eval_on_selector(sq(11) + " .glow", "el => el.style.filter")
     assert filt == "brightness(%s)" % round(gain, 3)
-    side = page.eval_on_selector("#led-W .glow", "el => getComputedStyle(el).backgroundColor")
-    assert side in [css(f) for f in (frame[35], (0, 0, 0))] or side.startswith("rgb(")
+    leds = sim.leds
+    for i in range(4):                           # the sticks of the throw: steady lights
+        stick = '.led.stick[data-stick="%d"] .glow' % i
+        colour = page.eval_on_selector(stick, "el => getComputedStyle(el).backgroundColor")
+        assert colour == css(frame[leds["sticks"] + i]) != css((0, 0, 0))
+    black = page.eval_on_selector("#led-B .glow", "el => getComputedStyle(el).backgroundColor")
+    assert black == css(frame[leds["side_black"]]) == css((0, 0, 0))
+    white = page.eval_on_selector("#led-W .glow", "el => getComputedStyle(el).backgroundColor")
+    assert white != css((0, 0, 0))              # white's turn: its light swells, never dark
     finish_drag(page, 11)
     wait_log(page, '"move":"10-11"')
 
@@ -236,8 +247,9 @@ def test_the_throw_button_and_squares_work_from_the_keyboard(page, served):
     page.focus(sq(10))
     page.keyboard.press("Enter")                  # lift
     wait_role(sim, 11, "target")
-    label = page.get_attribute(sq(11), "aria-label")
-    assert "Square 11" in label and "target" in label
+    page.wait_for_function(                       # a screen reader hears the light too
+        "sel => document.querySelector(sel).getAttribute('aria-label')"
+        " === 'Square 11, empty, light: target'", arg=sq(11), timeout=WAIT_MS)
     page.focus(sq(11))
     page.keyboard.press("Enter")                  # place
     wait_log(page, '"move":"10-11"')
