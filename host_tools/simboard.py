@@ -419,8 +419,10 @@ class Sim:
             self._after_command()
             return events
 
-    def new_game(self, ruleset):
-        """Start a new game of ``ruleset`` through the App's own command."""
+    def new_game(self, ruleset, mode=None, side=None, level=None):
+        """Start a new game of ``ruleset`` through the App's own ``new`` command;
+        ``mode``, ``side`` and ``level`` (the opponent) go with it when given.
+        The App checks them; if it refuses, nothing changed and this says why."""
         with self.lock:
             if not isinstance(ruleset, str):
                 raise SimError("ruleset must be a name, one of: %s" % ", ".join(sorted(rules.RULESETS)))
@@ -428,8 +430,15 @@ class Sim:
                 n = rules.parse_ruleset(ruleset).pieces
             except PositionError as exc:
                 raise SimError(str(exc))
-            self._record("sim", {"sim": "new", "ruleset": ruleset})
-            events = self.app.command({"cmd": "new", "ruleset": ruleset}) or []
+            cmd = {"cmd": "new", "ruleset": ruleset}
+            for key, value in (("mode", mode), ("side", side), ("level", level)):
+                if value is not None:
+                    cmd[key] = value
+            events = self.app.command(cmd) or []
+            refused = [e for e in events if e.get("event") == "error"]
+            if refused:
+                raise SimError(refused[0].get("message", "the App refused the new game"))
+            self._record("sim", dict(cmd, sim="new"))
             self._events(events)
             self.config["ruleset"] = ruleset
             self._resize_pieces(n)
@@ -553,7 +562,7 @@ class Sim:
         """Everything the page draws, and the log entries after ``since``."""
         with self.lock:
             app = {}
-            for name in ("position", "ruleset", "state", "turn", "throw", "sticks"):
+            for name in ("position", "ruleset", "state", "turn", "throw", "sticks", "mode"):
                 value = self._app_value(name)
                 if name == "ruleset":
                     value = self._ruleset_name()
@@ -562,6 +571,8 @@ class Sim:
                 elif value is not None and not isinstance(value, (str, int, float, bool, list, dict)):
                     value = str(value)
                 app[name] = value
+            computer = (getattr(self.app, "config", None) or {}).get("computer")
+            app["computer"] = dict(computer) if isinstance(computer, dict) else None
             log = [entry for entry in self.log if entry["seq"] > since]
             return {
                 "version": self.version,

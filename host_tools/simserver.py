@@ -17,7 +17,8 @@ Actions (body fields):
     press     {"ms": 1..60000 (default 100)}
     chatter   {"on": true | false, "ms": duration (default: until switched off)}
     power_cut {}
-    new       {"ruleset": name}
+    new       {"ruleset": name, "mode": "two_players" | "computer", "side": "B" | "W",
+               "level": n}  (the opponent fields are optional; the App checks them)
     command   {"command": {...}} or {"line": "<a serial line>"}
     arrange   {"position": position text (default: the App's position)}
     tick      {"ms": n}  (manual clock only)
@@ -91,10 +92,11 @@ def _action(server, name, body):
         sim.power_cut()
         return None
     if name == "new":
-        _args(body, ("ruleset",))
+        _args(body, ("ruleset", "mode", "side", "level"))
         if "ruleset" not in body:
             raise SimError('new needs "ruleset"')
-        return {"events": sim.new_game(body["ruleset"])}
+        return {"events": sim.new_game(body["ruleset"], body.get("mode"), body.get("side"),
+                                       body.get("level"))}
     if name == "command":
         _args(body, ("command", "line"))
         if ("command" in body) == ("line" in body):

@@ -290,6 +290,15 @@ def test_new_game_with_another_ruleset(make_sim):
     assert [e["event"] for e in events] == ["ready"]
 
 
+def test_new_game_against_the_computer(make_sim):
+    sim, client = make_sim()
+    reply = client.post("new", ruleset="kendall", mode="computer", side="B", level=1)
+    assert reply["state"]["app"]["mode"] == "computer"
+    assert reply["state"]["app"]["computer"] == {"side": "B", "level": 1}
+    client.tick(SETTLE)
+    assert client.state()["app"]["state"] == "opening"
+
+
 def test_serial_lines_go_through_the_firmwares_protocol(make_sim):
     sim, client = make_sim()
     events = client.post("command", line='{"cmd": "state"}')["result"]["events"]
@@ -321,6 +330,8 @@ BAD = [
     ("chatter", {"on": True, "ms": 0}, "ms"),
     ("new", {"ruleset": "chess"}, "unknown ruleset"),
     ("new", {"ruleset": 3}, "ruleset"),
+    ("new", {"ruleset": "kendall", "mode": "robot"}, "mode must be"),
+    ("new", {"ruleset": "kendall", "mode": "computer", "side": "X"}, "side"),
     ("command", {"command": "state"}, "JSON object"),
     ("command", {}, "exactly one"),
     ("command", {"line": "a\nb"}, "one line"),

@@ -226,6 +226,9 @@ function drawFacts(st) {
     for (const name of st.rulesets) sel.add(new Option(name, name));
   }
   if (document.activeElement !== sel && app.ruleset && sel.value !== app.ruleset) sel.value = app.ruleset;
+  const opp = $("opponent");
+  const want = app.mode === "computer" && app.computer ? "computer:" + app.computer.side : "two_players";
+  if (document.activeElement !== opp && app.mode && opp.value !== want) opp.value = want;
   const chatter = $("chatter");
   chatter.setAttribute("aria-pressed", st.chatter ? "true" : "false");
   $("throw").classList.toggle("held", !!st.button || $("throw").dataset.down === "1");
@@ -488,8 +491,17 @@ window.addEventListener("blur", buttonUp);
 
 // -- side panel -------------------------------------------------------------------------------
 
-$("ruleset").addEventListener("change", (e) => send("new", { ruleset: e.target.value }));
-$("new-game").addEventListener("click", () => send("new", { ruleset: $("ruleset").value }));
+async function newGame() {
+  const body = { ruleset: $("ruleset").value };
+  const [mode, side] = $("opponent").value.split(":");
+  body.mode = mode;
+  if (side) body.side = side;
+  const reply = await send("new", body);
+  if (reply) say("New game: set the pieces up as the board shows, or use “Set the pieces as the App’s position”.");
+}
+
+$("ruleset").addEventListener("change", newGame);
+$("new-game").addEventListener("click", newGame);
 $("arrange").addEventListener("click", () => send("arrange", {}));
 $("knock").addEventListener("click", () => send("knock", {}));
 $("chatter").addEventListener("click", () => send("chatter", { on: !(state && state.chatter) }));
