@@ -459,6 +459,7 @@ class App:
         moves = game.legal_moves()
         self._emit({"event": "throw", "side": game.position.turn, "value": t.value,
                     "sticks": list(t.sticks), "moves": [m.text for m in moves]})
+        self._save()          # a power cut must not give the player another throw
         if moves:
             self._enter_move(moves)
         else:
