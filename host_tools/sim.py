@@ -20,7 +20,8 @@ from engine.position import PositionError
 
 def add_arguments(parser):
     parser.add_argument("--ruleset", metavar="R",
-                        help="ruleset of the game (%s; default: the config's, else kendall)"
+                        help="ruleset of the first game (%s; default: the config's, else "
+                        "kendall; ruleset options go in the config's \"options\")"
                         % ", ".join(sorted(rules.RULESETS)))
     parser.add_argument("--port", type=int, default=8737, metavar="P",
                         help="port on 127.0.0.1 (default 8737; 0 picks a free one)")
@@ -75,7 +76,7 @@ def run(args):
 
     if args.ruleset is not None:
         try:
-            rules.parse_ruleset(args.ruleset)
+            rules.ruleset(args.ruleset)
         except PositionError as exc:
             print("senet-board sim: %s" % exc, file=sys.stderr)
             return 2

@@ -211,9 +211,14 @@ class Sim:
 
     # -- the pieces ---------------------------------------------------------------
 
-    def _pieces_per_side(self, ruleset_name=None):
+    def _pieces_per_side(self):
+        """Pieces a side in the App's game (its ruleset may carry a "pieces" option)."""
+        game = self._app_value("game")
+        n = getattr(getattr(game, "ruleset", None), "pieces", None)
+        if isinstance(n, int) and n > 0:
+            return n
         try:
-            return rules.parse_ruleset(ruleset_name or self._ruleset_name()).pieces
+            return rules.ruleset(self._ruleset_name()).pieces
         except PositionError:
             return 5
 
@@ -227,7 +232,7 @@ class Sim:
             except PositionError:
                 position = None
         if position is None:
-            position = rules.parse_ruleset(self._ruleset_name()).start()
+            position = rules.ruleset(self._ruleset_name()).start()
         self.pieces = []
         for side in "BW":
             squares = position.squares_of(side)
@@ -427,7 +432,7 @@ class Sim:
             if not isinstance(ruleset, str):
                 raise SimError("ruleset must be a name, one of: %s" % ", ".join(sorted(rules.RULESETS)))
             try:
-                n = rules.parse_ruleset(ruleset).pieces
+                rules.ruleset(ruleset)
             except PositionError as exc:
                 raise SimError(str(exc))
             cmd = {"cmd": "new", "ruleset": ruleset}
@@ -441,7 +446,7 @@ class Sim:
             self._record("sim", dict(cmd, sim="new"))
             self._events(events)
             self.config["ruleset"] = ruleset
-            self._resize_pieces(n)
+            self._resize_pieces(self._pieces_per_side())
             self._after_command()
             return events
 
