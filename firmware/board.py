@@ -23,6 +23,11 @@ Serial protocol of the loop itself (the App's commands go to ``app.command``):
     {"cmd": "led", "index": null}            self-test: LEDs back to the switches
     {"cmd": "run"}                           leave self-test, back to the game
     {"cmd": "hello"}                         repeat the hello event
+    {"cmd": "health"}                        boots, uptime and crash log (firmware.health)
+
+Every mode runs under the RP2040 watchdog (WATCHDOG_MS); an exception in the
+App is written to the crash log (firmware.health) and the board restarts into
+the saved game.
 
 Only firmware.hal touches the hardware; this module takes what it builds.
 """
@@ -144,7 +149,8 @@ def _board_command(line):
         cmd = json.loads(line)
     except ValueError:
         return None
-    if isinstance(cmd, dict) and cmd.get("cmd") in ("selftest", "led", "run", "hello"):
+    if isinstance(cmd, dict) and cmd.get("cmd") in ("selftest", "led", "run", "hello",
+                                                    "health"):
         return cmd
     return None
 
@@ -246,17 +252,31 @@ def run(config_path=CONFIG_FILE, store_dir="."):
         maintenance()
         return
     hw = hal.build(config)
-    from firmware.app import App
-    app = App(config, store_dir=store_dir, rng=_rng())
+    from firmware.health import Health
+    health = Health(store_dir)                 # counts this boot
+    # Every mode but maintenance has the watchdog; only in museum mode does it
+    # stay armed when a laptop stops the loop ("watchdog" in hello).
+    dog = hal.watchdog(WATCHDOG_MS)
     museum = config.get("mode") == "museum"
-    dog = hal.watchdog(WATCHDOG_MS if museum else 0)
+    try:
+        from firmware.app import App
+        app = App(config, store_dir=store_dir, rng=_rng())
+    except Exception as e:
+        _start_failed(hal, hw, health, e, store_dir)
+        return
     hello = {"event": "hello", "version": VERSION, "ruleset": config.get("ruleset"),
-             "mode": config.get("mode"), "watchdog": museum, "leds": hw.strip.count}
+             "mode": config.get("mode"), "watchdog": museum, "watchdog_ms": WATCHDOG_MS,
+             "leds": hw.strip.count}
     emit(hello)
     if messages:                     # the App gets the checked config: say it here
         emit({"event": "config", "messages": messages})
+    emit(health.event())
     try:
-        _loop(hal, hw, app, config, dog, hello)
+        _loop(hal, hw, app, config, dog, hello, health)
+    except KeyboardInterrupt:
+        if not museum:               # a laptop stopped the game: let it work in peace
+            hal.watchdog_stop()
+        raise
     finally:
         try:
             hw.strip.off()           # stopped (Ctrl-C from a laptop): go dark
@@ -264,7 +284,7 @@ def run(config_path=CONFIG_FILE, store_dir="."):
             pass
 
 
-def _loop(hal, hw, app, config, dog, hello):
+def _loop(hal, hw, app, config, dog, hello, health):
     serial = SerialLines()
     test = None
     ticks_ms = hal.ticks_ms
@@ -272,12 +292,15 @@ def _loop(hal, hw, app, config, dog, hello):
     scan = hw.scanner.scan
     while True:
         raw = scan()
+        now = ticks_ms()
+        health.tick(now)
         if test is None:
             try:
-                events = app.step(ticks_ms(), raw, hw.button())
+                events = app.step(now, raw, hw.button())
                 hw.strip.write(app.frame)
-            except Exception as e:           # report, keep the board alive
-                events = [{"event": "error", "message": "firmware: %r" % (e,)}]
+            except Exception as e:           # log it, restart into the saved game
+                crash(hal, hw, health, e)
+                return
         else:
             events = test.step(raw)
             hw.strip.write(test.frame())
@@ -290,7 +313,12 @@ def _loop(hal, hw, app, config, dog, hello):
             cmd = _board_command(line)
             if cmd is None:
                 if test is None:
-                    for event in _app_command(app, line):
+                    try:
+                        events = app_command(app, line)
+                    except Exception as e:
+                        crash(hal, hw, health, e)
+                        return
+                    for event in events:
                         emit(event)
                 else:
                     emit({"event": "error",
@@ -299,6 +327,8 @@ def _loop(hal, hw, app, config, dog, hello):
             name = cmd["cmd"]
             if name == "hello":
                 emit(hello)
+            elif name == "health":
+                emit(health.event())
             elif name == "selftest":
                 if test is None:
                     test = SelfTest(config, hw.strip.count)
@@ -311,20 +341,71 @@ def _loop(hal, hw, app, config, dog, hello):
             elif name == "run":
                 test = None
                 emit({"event": "run"})
+        if health.due(now):
+            emit(health.event())
         dog.feed()
         sleep_ms(LOOP_MS)
 
 
-def _app_command(app, line):
-    """One command line for the App, through the protocol's parser."""
+def app_command(app, line):
+    """One command line for the App, through the protocol's parser. A bad
+    line gets an error event; an exception inside the App goes to the caller."""
     try:
         from firmware.protocol import parse_command
     except ImportError:
         return [{"event": "error", "message": "no serial protocol installed"}]
+    cmd, error = parse_command(line)
+    if error is not None:
+        return [error]
+    return app.command(cmd)
+
+
+def crash(hal, hw, health, exc):
+    """An exception escaped the App: log it on the flash, say so, restart.
+
+    The game was saved after its last move, so the board comes back into it
+    (the setup check first), as after a power cut.
+    """
+    import gc
+    gc.collect()                     # a MemoryError: make room to write the log
     try:
-        cmd, error = parse_command(line)
-        if error is not None:
-            return [error]
-        return app.command(cmd)
-    except Exception as e:
-        return [{"event": "error", "message": "command failed: %r" % (e,)}]
+        from firmware.health import describe
+        text = describe(exc)
+    except Exception:
+        text = repr(exc)
+    try:
+        health.crash(text)
+        emit({"event": "error", "message": "firmware crashed, restarting: " + text})
+        emit(health.event())
+        hw.strip.off()
+    except Exception:
+        pass
+    hal.reset()
+
+
+def _start_failed(hal, hw, health, exc, store_dir):
+    """The App could not even start. Restart once; if the boot before failed
+    the same way, set the saved game aside first (it may be the cause); after
+    a third failed start in a row stay at the prompt instead of looping."""
+    log = health.log()
+    prev = [e for e in log if str(e.get("error", "")).startswith("start: ")
+            and e.get("boot", 0) >= health.boots - 2]
+    text = "start: "
+    try:
+        from firmware.health import describe
+        text += describe(exc)
+    except Exception:
+        text += repr(exc)
+    health.crash(text)
+    emit({"event": "error", "message": "firmware could not start: " + text})
+    if len(prev) >= 2:
+        hal.watchdog_stop()
+        emit({"event": "error", "message": "three failed starts: staying at the prompt"})
+        return
+    if prev:
+        from firmware.store import join
+        try:
+            os.rename(join(store_dir, "game.json"), join(store_dir, "game.bad"))
+        except OSError:
+            pass
+    hal.reset()

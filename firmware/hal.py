@@ -175,6 +175,24 @@ def watchdog(timeout_ms=8000):
         return _NoWatchdog()
 
 
+_WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000   # RP2040 WATCHDOG CTRL, atomic-clear alias
+_WATCHDOG_ENABLE = 1 << 30
+
+
+def watchdog_stop():
+    """Disarm the RP2040 watchdog (MicroPython's WDT has no deinit): for when
+    a laptop has stopped the game on purpose and wants the prompt. Does
+    nothing where there is no RP2040 (tests, the unix port)."""
+    mem32 = getattr(machine, "mem32", None)
+    if mem32 is None:
+        return False
+    try:
+        mem32[_WATCHDOG_CTRL_CLEAR] = _WATCHDOG_ENABLE
+    except (OSError, ValueError, TypeError, IndexError):
+        return False
+    return True
+
+
 def reset():
     """Hard reset of the Pico."""
     machine.reset()
