@@ -30,7 +30,7 @@ ROLE_MARKS = {
     "setup": "=", "winner": "#", "attract": "~",
 }
 LEGEND = ("lights: * movable  ^ lifted  + target  v put  x take  ! error  ? missing  "
-          "c/C computer  = set up  # winner")
+          "c/C computer  = set up  # winner  ~ attract")
 STATE_EVERY = 2.0              # seconds between state requests when all is quiet
 
 
@@ -71,9 +71,24 @@ def describe(event):
         return "game over: %s wins (%s)" % (event.get("winner"), event.get("score"))
     if name in ("error", "notice"):
         return "%s: %s" % (name, event.get("message"))
+    if name == "health":
+        return health_line(event)
     rest = {k: v for k, v in event.items() if k != "event"}
     text = json.dumps(rest, sort_keys=True)
     return "%s %s" % (name, text if len(text) < 70 else text[:67] + "...")
+
+
+def health_line(event):
+    """Boots, uptime and crashes of a ``health`` event, in one line."""
+    up = event.get("uptime_s") or 0
+    up = up if isinstance(up, int) else 0
+    text = "health: boot %s, up %dh%02dm, %s crash(es) logged" % (
+        event.get("boots"), up // 3600, up // 60 % 60, event.get("crashes"))
+    last = event.get("last_crash")
+    if isinstance(last, dict):
+        text += "; last in boot %s after %ss: %s" % (last.get("boot"), last.get("uptime_s"),
+                                                     last.get("error"))
+    return text
 
 
 class Record:
@@ -172,6 +187,7 @@ class View:
         self.position = None
         self.roles = None
         self.hello = {}
+        self.health = None
         self.state = {}
         self.last = collections.deque(maxlen=events)
         self.garbage = 0
@@ -197,6 +213,8 @@ class View:
         name = event["event"]
         if name == "hello":
             self.hello = event
+        elif name == "health":
+            self.health = event
         for key in ("position", "after"):
             if isinstance(event.get(key), str) and len(event[key]) == SQUARES + 2:
                 self.position = event[key]
@@ -220,6 +238,12 @@ class View:
         status = "turn %s   state %s   throw %s   sticks %s" % (
             turn, s.get("state", "?"), s.get("throw"), s.get("sticks"))
         lines = [title, ""] + draw_board(self.position, self.roles) + ["", status, LEGEND, ""]
+        if self.health:
+            lines.append(health_line(self.health))
+            for entry in (self.health.get("log") or [])[-3:]:
+                if isinstance(entry, dict):
+                    lines.append("  crash in boot %s after %ss: %s" % (
+                        entry.get("boot"), entry.get("uptime_s"), entry.get("error")))
         lines.append("record: %s%s" % (self.record.path,
                                        "  (%s)" % self.record.problem
                                        if self.record.problem else ""))
@@ -257,7 +281,7 @@ def monitor(port=None, record=None, plain=False, seconds=0, out=None):
     want_state = True
     import serial
     try:
-        ser.write(b'{"cmd": "hello"}\n')
+        ser.write(b'{"cmd": "hello"}\n{"cmd": "health"}\n')
         while end is None or time.monotonic() < end:
             now = time.monotonic()
             if want_state and now - asked > 0.3 or now - asked > STATE_EVERY:

@@ -189,3 +189,17 @@ def test_the_next_app_resumes_the_game_saved_before_the_crash(tmp_path):
 
 def test_the_health_command_answers_on_the_serial_line():
     assert board_loop._board_command('{"cmd": "health"}') == {"cmd": "health"}
+
+
+def test_the_monitor_shows_boots_uptime_and_the_last_crashes(tmp_path):
+    from host_tools import monitor
+    health = Health(str(tmp_path))
+    health.tick(0)
+    health.tick(3 * 3600 * 1000 + 125 * 1000)
+    health.crash("ZeroDivisionError: injected")
+    view = monitor.View("/dev/ttyACM0", monitor.Record(str(tmp_path / "rec.txt")))
+    view.line(json.dumps(health.event()).encode())
+    screen = view.render()
+    assert "health: boot 1, up 3h02m, 1 crash(es) logged" in screen
+    assert "crash in boot 1 after 10925s: ZeroDivisionError: injected" in screen
+    assert monitor.describe(health.event()).startswith("health: boot 1")
