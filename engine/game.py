@@ -24,7 +24,7 @@ class Game:
         self.start = position if position is not None else rs.start()
         rs.check_position(self.start)
         self.position = self.start
-        self._plies = PlyLog()    # one packed entry a move or pass, see _pack
+        self._plies = PlyLog()    # three bytes a move or pass: throw, origin, to
         self.opening = []         # opening throw values (K4, H4)
         self.throw = None         # the pending throw value, if any
         self.ended = None         # (winner or None for a draw, points) once over
@@ -71,7 +71,7 @@ class Game:
             found = move          # generated for this very position and throw
         else:
             found = self.ruleset.find_move(self.position, self.throw, move.text)
-        self._plies.append(_pack(self.position, self.throw, found))
+        self._plies.append(self.throw, found.origin, found.to)
         self.position = found.after
         self.throw = None
         winner = self.ruleset.winner(self.position)
@@ -85,7 +85,7 @@ class Game:
             raise PositionError("throw the sticks before passing")
         if self.legal_moves():
             raise PositionError("a legal move exists; passing is not allowed")
-        self._plies.append(_pack(self.position, self.throw, None))
+        self._plies.append(self.throw, 0, 0)
         if self.ruleset.no_move == "end":
             self.ended = self._scored_end()
         else:
@@ -101,24 +101,43 @@ class Game:
         return (BLACK, black) if black > white else (WHITE, white)
 
     def undo(self):
-        """Take back the last move or pass; return its history entry."""
+        """Take back the last move or pass; return its history entry
+        (side, throw, move text or None, position before).
+
+        Only the throws and squares of each ply are kept (a long game must fit
+        the Pico's heap), so the position before is found by replaying.
+        """
         if not self._plies:
             raise PositionError("nothing to undo")
-        entry = _unpack(self._plies.pop())
+        entry = None
+        for entry in self.plies():
+            pass
+        self._plies.pop()
         self.position = entry[3]
         self.throw = None
         self.ended = None
-        return entry
+        return entry[:4]
 
     def plies(self):
-        """Yield each move and pass so far, one at a time (no big list on the Pico)."""
+        """Yield each move and pass so far, one at a time, as
+        (side, throw, move text or None, position before, position after)."""
+        rs = self.ruleset
+        position = self.start
         for i in range(len(self._plies)):
-            yield _unpack(self._plies[i])
+            throw, origin, to = self._plies[i]
+            before = position
+            if origin == 0:
+                text = None
+                position = rs.pass_position(position, throw)
+            else:
+                text = "%d-%s" % (origin, "off" if to == OFF else to)
+                position = rs.find_move(position, throw, text).after
+            yield before.turn, throw, text, before, position
 
     @property
     def history(self):
         """Every move and pass so far: (side, throw, move text or None, position before)."""
-        return [_unpack(self._plies[i]) for i in range(len(self._plies))]
+        return [entry[:4] for entry in self.plies()]
 
     @property
     def ply_count(self):
@@ -149,7 +168,7 @@ class Game:
         lines = [RECORD_HEADER, "ruleset " + spec, "start " + self.start.text()]
         if self.opening:
             lines.append("opening " + " ".join(str(v) for v in self.opening))
-        for side, value, text, _ in self.plies():
+        for side, value, text, _, _ in self.plies():
             lines.append("%s %d %s" % (side, value, text or "pass"))
         if self.ended:
             lines.append("end %s %d" % (self.ended[0] or "draw", self.ended[1]))
@@ -173,17 +192,13 @@ class Game:
         return game
 
 
-PLY_BYTES = 34
-PLIES_PER_CHUNK = 16
+PLIES_PER_CHUNK = 32
 
 
 class PlyLog:
-    """The plies of a game in fixed-size chunks.
-
-    A long game on the Pico must not need one large contiguous block (a list
-    of hundreds of entries fails to grow on a fragmented heap), so plies are
-    kept 16 to a 544-byte chunk.
-    """
+    """The plies of a game, three bytes each (throw, origin, to; origin 0 for a
+    pass), in fixed 96-byte chunks: a long game needs neither much memory nor
+    one large contiguous block on a fragmented Pico heap."""
 
     def __init__(self):
         self.chunks = []
@@ -192,12 +207,14 @@ class PlyLog:
     def __len__(self):
         return self.count
 
-    def append(self, packed):
+    def append(self, throw, origin, to):
         slot = self.count % PLIES_PER_CHUNK
         if slot == 0:
-            self.chunks.append(bytearray(PLY_BYTES * PLIES_PER_CHUNK))
-        start = slot * PLY_BYTES
-        self.chunks[-1][start:start + PLY_BYTES] = packed
+            self.chunks.append(bytearray(3 * PLIES_PER_CHUNK))
+        chunk = self.chunks[-1]
+        chunk[3 * slot] = throw
+        chunk[3 * slot + 1] = origin
+        chunk[3 * slot + 2] = to
         self.count += 1
 
     def __getitem__(self, index):
@@ -205,33 +222,16 @@ class PlyLog:
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError("ply index out of range")
-        start = (index % PLIES_PER_CHUNK) * PLY_BYTES
-        return bytes(self.chunks[index // PLIES_PER_CHUNK][start:start + PLY_BYTES])
+        chunk = self.chunks[index // PLIES_PER_CHUNK]
+        start = 3 * (index % PLIES_PER_CHUNK)
+        return chunk[start], chunk[start + 1], chunk[start + 2]
 
     def pop(self):
-        packed = self[-1]
+        entry = self[-1]
         self.count -= 1
         if self.count % PLIES_PER_CHUNK == 0:
             self.chunks.pop()
-        return packed
-
-
-def _pack(position, throw, move):
-    """A ply in 34 bytes (the Pico keeps a whole game's history in RAM): the 30
-    squares before it, the side, the throw, the move's origin and ``to`` (0 for a pass)."""
-    if move is None:
-        tail = bytes((ord(position.turn), throw, 0, 0))
-    else:
-        tail = bytes((ord(position.turn), throw, move.origin, move.to))
-    return position.cells[1:31] + tail
-
-
-def _unpack(packed):
-    side = chr(packed[30])
-    text = None
-    if packed[32]:
-        text = "%d-%s" % (packed[32], "off" if packed[33] == OFF else packed[33])
-    return side, packed[31], text, Position(b"#" + packed[:30] + b"#", side)
+        return entry
 
 
 def _opt_text(value):

