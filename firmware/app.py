@@ -48,7 +48,7 @@ from engine.game import Game
 from engine.position import BLACK, WHITE
 from engine.rules import ruleset as make_ruleset
 from engine.sticks import throw_from_bits
-from firmware import config as _config
+from firmware import unload
 from firmware import recognise as rec
 from firmware.lights import Lights, STYLES, PATTERNS
 from firmware.scan import Debouncer, Button
@@ -99,7 +99,10 @@ class App:
     """The Senet board: turns scans and button presses into a game."""
 
     def __init__(self, config=None, store_dir=None, rng=None):
+        from firmware import config as _config
         cfg, messages = _config.validate(config)
+        _config = None
+        unload("firmware.config")        # 12 KB of checks, needed only here
         self.config = cfg
         self._queue = []                 # events to hand out on the next step
         if messages:

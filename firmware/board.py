@@ -41,7 +41,6 @@ try:
 except ImportError:          # a port without select: no serial commands
     select = None
 
-from firmware import config as _config
 from firmware.version import VERSION
 
 try:
@@ -246,7 +245,9 @@ def maintenance():
 def run(config_path=CONFIG_FILE, store_dir="."):
     """Power-on: maintenance mode if the throw button is held, else the game."""
     from firmware import hal
+    from firmware import config as _config
     config, messages = _config.load(config_path)
+    _config = None
     button = hal.make_button(config)
     if _button_held(button, hal.sleep_ms):
         maintenance()

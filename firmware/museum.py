@@ -158,7 +158,7 @@ class Museum:
 
     def _in_progress(self):
         game = self.app.game
-        return bool(game.history or game.opening or game.throw is not None)
+        return bool(game.ply_count or game.opening or game.throw is not None)
 
     # -- attract ------------------------------------------------------------
 
