@@ -368,13 +368,13 @@ class App:
         """The board matches the game: carry on where it stands."""
         game = self.game
         self._emit({"event": "ready", "position": self.position, "ruleset": self.ruleset,
-                    "resumed": self._resumed or bool(game.history) or game.throw is not None})
+                    "resumed": self._resumed or bool(game.ply_count) or game.throw is not None})
         self._resumed = False
         if game.is_over():
             self._enter_game_over()
         elif game.throw is not None:
             self._enter_move()
-        elif not game.history and not game.opening:
+        elif not game.ply_count and not game.opening:
             self._enter_opening()
         else:
             self._enter_throw()
@@ -384,9 +384,10 @@ class App:
         board, so it goes too); the board then shows how to restore it."""
         game = self.game
         has_move = False
-        for entry in game.history:
+        for entry in game.plies():          # one at a time: no list of the game
             if entry[2] is not None:
                 has_move = True
+                break
         if not has_move or self._state in (SETUP, GAME_OVER):
             self._emit({"event": "notice", "message": "nothing to take back"})
             return

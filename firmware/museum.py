@@ -151,7 +151,8 @@ class Museum:
         side = app.game.position.turn
         try:
             from firmware.computer import Computer
-        except ImportError:          # a board built without the computer
+            import engine.ai         # noqa: F401  its search: a full heap says no here
+        except (ImportError, MemoryError):   # no computer on this board, or no room
             return
         app._computer = Computer(app, side, app.config["computer"]["level"])
         app._emit({"event": "museum", "what": "computer", "side": side})
