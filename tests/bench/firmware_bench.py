@@ -2,10 +2,13 @@
 figures, and on MicroPython how much heap a whole game needs.
 
     python tests/bench/firmware_bench.py
-    micropython -X heapsize=256K tests/bench/firmware_bench.py [LIB]
+    micropython -X heapsize=1M tests/bench/firmware_bench.py [LIB [STORE]]
 
 LIB, if given, is a folder put first on sys.path: the engine and firmware
-compiled to .mpy with mpy-cross, as the Pico runs them.
+compiled to .mpy with mpy-cross, as the Pico runs them ("." for none).
+STORE, if given, is an empty folder: a kendall game is then played once more
+with the game saved after every throw and move, as on the Pico, and the
+recognising step timed with its save (CPython uses a temporary folder).
 
 A 100,000-iteration ``s += i`` loop takes 1,008 ms on a 125 MHz RP2040 under
 MicroPython 1.28; the same loop is timed here, in this process, so
@@ -23,10 +26,13 @@ Pico-equivalent ms = measured ms x 1008 / calibration ms.
 Step timings are medians and the calibration is the fastest of five runs
 spread over the bench, so that other processes on a busy host disturb the
 figures as little as possible; on a quiet host the runs agree.
+- ``settle_save_step_us``, ``pico_settle_save_step_ms`` (with STORE): the
+  same step when it also saves the game, median and maximum over the game.
 - ``peak_heap_bytes`` (MicroPython only): the high-water mark of
-  ``gc.mem_alloc()`` during a whole game, everything imported included. The
-  heap is collected before every step and read after it, so the figure is what
-  was live before the step plus all that the step allocated. The unix port is
+  ``gc.mem_alloc()`` during a whole hungarian game (not saved), everything
+  imported included. The heap is collected before every step and read after it, so the
+  figure is what was live before the step plus all that the step allocated
+  (an upper bound: garbage made in the step counts too). The unix port is
   64-bit, so its objects are larger than the Pico's.
 
 The game is played by scripted hands through the App contract only (lift the
@@ -39,8 +45,13 @@ import gc
 import sys
 
 sys.path.insert(0, ".")
-if len(getattr(sys, "argv", ())) > 1:
-    sys.path.insert(0, sys.argv[1])
+ARGS = getattr(sys, "argv", [])
+if len(ARGS) > 1 and ARGS[1] != ".":
+    sys.path.insert(0, ARGS[1])
+STORE = ARGS[2] if len(ARGS) > 2 else None
+if STORE is None and sys.implementation.name != "micropython":
+    import tempfile
+    STORE = tempfile.mkdtemp()
 
 try:
     from time import ticks_ms, ticks_us, ticks_diff
@@ -242,6 +253,17 @@ def main():
     calibration = calibrate()
     report["calibration_ms"] = round(calibration, 2)
 
+    if STORE is not None:
+        hands = Hands(App(config={"ruleset": "kendall"}, store_dir=STORE, rng=XorShift(3)))
+        play_game(hands, 3)
+        saving = hands.settle_us
+        hands = None
+        gc.collect()
+        report["settle_save_step_us"] = median(saving)
+        report["settle_save_step_max_us"] = max(saving)
+        report["pico_settle_save_step_ms"] = round(pico_ms(median(saving), calibration), 2)
+        report["pico_settle_save_step_max_ms"] = round(pico_ms(max(saving), calibration), 2)
+
     report["idle_step_us"] = round(idle, 1)
     report["redraw_step_us"] = round(redraw, 1)
     report["settle_step_us"] = settle_median
@@ -274,6 +296,11 @@ def main():
     if "peak_heap_bytes" in report:
         print("heap: %d bytes live before the game, %d bytes at the peak of a whole game" % (
             report["heap_at_start_bytes"], report["peak_heap_bytes"]))
+    if "settle_save_step_us" in report:
+        print("settle step with the save: %d us median, %d us max (Pico %.1f ms median, "
+              "%.1f ms max)" % (report["settle_save_step_us"], report["settle_save_step_max_us"],
+                                report["pico_settle_save_step_ms"],
+                                report["pico_settle_save_step_max_ms"]))
     import json
     print(json.dumps(report))
 
