@@ -25,7 +25,8 @@ if hasattr(time, "ticks_ms"):               # MicroPython
     _sleep_us = time.sleep_us
 else:                                       # CPython, under test
     def ticks_ms():
-        return int(time.monotonic() * 1000)
+        # CPython only: the Pico's time module has no monotonic()
+        return int(time.monotonic() * 1000)  # type: ignore[attr-defined]
 
     def ticks_diff(a, b):
         return a - b

@@ -1,0 +1,94 @@
+"""hal.py and the Pico's two-line main.py type-check against the MicroPython
+stubs for the Raspberry Pi Pico (micropython-rp2-rpi-pico-stubs), kept in a
+typings folder of their own so they never shadow CPython's modules.
+
+mypy comes from the test environment (skipped when it is not installed). The
+stubs are pip-installed with ``--target`` into a temporary folder (skipped
+when that fails, e.g. without network); set SENET_PICO_TYPINGS to a folder
+holding them already to skip the download. Only hal.py and main.py are
+judged: mypy also lists complaints about the stub files themselves, which
+are not ours. A copy of hal.py with a pin constant the Pico lacks must be
+caught, so a check that silently found no stubs cannot pass.
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STUBS = "micropython-rp2-rpi-pico-stubs"
+
+
+def mypy_command():
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        pytest.skip("mypy is not installed (pip install mypy)")
+    return [sys.executable, "-m", "mypy"]
+
+
+@pytest.fixture(scope="module")
+def typings(tmp_path_factory):
+    given = os.environ.get("SENET_PICO_TYPINGS")
+    if given:
+        if not os.path.exists(os.path.join(given, "machine.pyi")):
+            pytest.fail("SENET_PICO_TYPINGS=%s holds no machine.pyi" % given)
+        return given
+    folder = str(tmp_path_factory.mktemp("typings"))
+    try:
+        result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                                 "--disable-pip-version-check", "--no-compile",
+                                 "--target", folder, STUBS],
+                                capture_output=True, text=True, timeout=180)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        pytest.skip("could not install %s: %s" % (STUBS, e))
+    if result.returncode != 0 or not os.path.exists(os.path.join(folder, "machine.pyi")):
+        pytest.skip("could not install %s (no network?): %s" % (
+            STUBS, (result.stderr.strip().splitlines() or ["?"])[-1]))
+    return folder
+
+
+def pico_main_py():
+    """The main.py that deploy puts on the Pico."""
+    from host_tools.deploy import MAIN_PY
+    return MAIN_PY
+
+
+def test_the_pico_main_py_is_a_two_line_shim():
+    lines = pico_main_py().strip().splitlines()
+    assert lines == ["from firmware.board import run", "run()"]
+
+
+def test_hal_and_main_py_type_check_against_the_pico_stubs(typings, tmp_path):
+    command = mypy_command()
+    pico = tmp_path / "pico"
+    pico.mkdir()
+    (pico / "main.py").write_text(pico_main_py())
+    hal = os.path.join(ROOT, "firmware", "hal.py")
+    with open(hal) as f:
+        wrong = f.read().replace("machine.Pin.IN, machine.Pin.PULL_UP)",
+                                 "machine.Pin.IN, machine.Pin.PULL_SIDEWAYS)")
+    assert "PULL_SIDEWAYS" in wrong
+    (pico / "hal_wrong.py").write_text(wrong)
+    env = dict(os.environ, MYPYPATH=os.pathsep.join([typings, ROOT]))
+    result = subprocess.run(
+        command + ["--check-untyped-defs", "--follow-imports=silent", "--no-incremental",
+                   "--cache-dir", str(tmp_path / "cache"), "--show-error-codes",
+                   "--no-error-summary",
+                   os.path.join("firmware", "hal.py"), str(pico / "main.py"),
+                   str(pico / "hal_wrong.py")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    out = result.stdout + result.stderr
+    if "Traceback" in out or result.returncode not in (0, 1):
+        pytest.fail("mypy did not run:\n" + out)
+    errors = [line for line in out.splitlines() if re.search(r": error: ", line)]
+    ours = [e for e in errors if e.startswith((os.path.join("firmware", "hal.py"),
+                                               str(pico / "main.py")))]
+    caught = [e for e in errors if e.startswith(str(pico / "hal_wrong.py"))]
+    print("\n".join(ours) or "hal.py and main.py: no errors")
+    assert ours == [], "\n".join(ours)
+    # the stubs are really in use: the pin constant the Pico lacks is caught
+    assert len(caught) == 1 and "PULL_SIDEWAYS" in caught[0], out
