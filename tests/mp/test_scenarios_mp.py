@@ -46,12 +46,12 @@ def folder():
     return path
 
 
-def check(name, fn, needs_store=False):
+def check(name, fn, needs_store=False, args=()):
     if needs_store and not STORE:
         return
     gc.collect()
     try:
-        fn()
+        fn(*args)
         results[0] += 1
     except Exception as e:
         results[1] += 1
@@ -354,12 +354,12 @@ check("a_slide_across_three_squares_with_chatter",
 check("a_throw_survives_a_power_cut", a_throw_survives_a_power_cut, True)
 for _config, _seed in RULESETS:
     check("whole_game_with_chatter %s" % _config["ruleset"],
-          lambda: whole_games_with_chatter_follow_the_clean_game(_config, _seed))
+          whole_games_with_chatter_follow_the_clean_game, False, (_config, _seed))
 check("whole_game_slid_with_chatter",
       lambda: whole_games_with_chatter_follow_the_clean_game({"ruleset": "kendall"}, 3, True))
 for _config, _seed in RULESETS[:2]:
     check("whole_game_saved %s" % _config["ruleset"],
-          lambda: a_whole_game_saved_after_every_move_and_throw(_config, _seed), True)
+          a_whole_game_saved_after_every_move_and_throw, True, (_config, _seed))
 check("power_cuts kendall",
       lambda: power_cuts_after_the_steps_of_a_game({"ruleset": "kendall"}, 3, 200), True)
 print("heap high-water mark between tests: %d bytes" % peak[0])
