@@ -24,7 +24,7 @@ class Game:
         self.start = position if position is not None else rs.start()
         rs.check_position(self.start)
         self.position = self.start
-        self._plies = PlyLog()    # three bytes a move or pass: throw, origin, to
+        self._plies = PlyLog()    # four bytes a move or pass: side, throw, origin, to
         self.opening = []         # opening throw values (K4, H4)
         self.throw = None         # the pending throw value, if any
         self.ended = None         # (winner or None for a draw, points) once over
@@ -67,11 +67,11 @@ class Game:
             raise PositionError("throw the sticks before moving")
         if isinstance(move, str):
             found = self.ruleset.find_move(self.position, self.throw, move)
-        elif move.before == self.position and move.throw == self.throw:
+        elif (move.before is self.position or move.before == self.position) and move.throw == self.throw:
             found = move          # generated for this very position and throw
         else:
             found = self.ruleset.find_move(self.position, self.throw, move.text)
-        self._plies.append(self.throw, found.origin, found.to)
+        self._plies.append(self.position.turn, self.throw, found.origin, found.to)
         self.position = found.after
         self.throw = None
         winner = self.ruleset.winner(self.position)
@@ -85,7 +85,7 @@ class Game:
             raise PositionError("throw the sticks before passing")
         if self.legal_moves():
             raise PositionError("a legal move exists; passing is not allowed")
-        self._plies.append(self.throw, 0, 0)
+        self._plies.append(self.position.turn, self.throw, 0, 0)
         if self.ruleset.no_move == "end":
             self.ended = self._scored_end()
         else:
@@ -116,28 +116,32 @@ class Game:
         self.position = entry[3]
         self.throw = None
         self.ended = None
-        return entry[:4]
+        return entry
+
+    def turns(self):
+        """Yield (side, throw, move text or None) for each move and pass so far,
+        straight from the log (no replay)."""
+        for i in range(len(self._plies)):
+            side, throw, origin, to = self._plies[i]
+            yield side, throw, _move_text(origin, to)
 
     def plies(self):
         """Yield each move and pass so far, one at a time, as
-        (side, throw, move text or None, position before, position after)."""
+        (side, throw, move text or None, position before); replays the game."""
         rs = self.ruleset
         position = self.start
-        for i in range(len(self._plies)):
-            throw, origin, to = self._plies[i]
+        for side, throw, text in self.turns():
             before = position
-            if origin == 0:
-                text = None
+            if text is None:
                 position = rs.pass_position(position, throw)
             else:
-                text = "%d-%s" % (origin, "off" if to == OFF else to)
                 position = rs.find_move(position, throw, text).after
-            yield before.turn, throw, text, before, position
+            yield side, throw, text, before
 
     @property
     def history(self):
         """Every move and pass so far: (side, throw, move text or None, position before)."""
-        return [entry[:4] for entry in self.plies()]
+        return list(self.plies())
 
     @property
     def ply_count(self):
@@ -168,7 +172,7 @@ class Game:
         lines = [RECORD_HEADER, "ruleset " + spec, "start " + self.start.text()]
         if self.opening:
             lines.append("opening " + " ".join(str(v) for v in self.opening))
-        for side, value, text, _, _ in self.plies():
+        for side, value, text in self.turns():
             lines.append("%s %d %s" % (side, value, text or "pass"))
         if self.ended:
             lines.append("end %s %d" % (self.ended[0] or "draw", self.ended[1]))
@@ -196,9 +200,9 @@ PLIES_PER_CHUNK = 32
 
 
 class PlyLog:
-    """The plies of a game, three bytes each (throw, origin, to; origin 0 for a
-    pass), in fixed 96-byte chunks: a long game needs neither much memory nor
-    one large contiguous block on a fragmented Pico heap."""
+    """The plies of a game, four bytes each (side, throw, origin, to; origin 0
+    for a pass), in fixed 128-byte chunks: a long game needs neither much
+    memory nor one large contiguous block on a fragmented Pico heap."""
 
     def __init__(self):
         self.chunks = []
@@ -207,24 +211,27 @@ class PlyLog:
     def __len__(self):
         return self.count
 
-    def append(self, throw, origin, to):
+    def append(self, side, throw, origin, to):
         slot = self.count % PLIES_PER_CHUNK
         if slot == 0:
-            self.chunks.append(bytearray(3 * PLIES_PER_CHUNK))
+            self.chunks.append(bytearray(4 * PLIES_PER_CHUNK))
         chunk = self.chunks[-1]
-        chunk[3 * slot] = throw
-        chunk[3 * slot + 1] = origin
-        chunk[3 * slot + 2] = to
+        start = 4 * slot
+        chunk[start] = ord(side)
+        chunk[start + 1] = throw
+        chunk[start + 2] = origin
+        chunk[start + 3] = to
         self.count += 1
 
     def __getitem__(self, index):
+        """(side, throw, origin, to) of ply ``index``."""
         if index < 0:
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError("ply index out of range")
         chunk = self.chunks[index // PLIES_PER_CHUNK]
-        start = 3 * (index % PLIES_PER_CHUNK)
-        return chunk[start], chunk[start + 1], chunk[start + 2]
+        start = 4 * (index % PLIES_PER_CHUNK)
+        return chr(chunk[start]), chunk[start + 1], chunk[start + 2], chunk[start + 3]
 
     def pop(self):
         entry = self[-1]
@@ -232,6 +239,12 @@ class PlyLog:
         if self.count % PLIES_PER_CHUNK == 0:
             self.chunks.pop()
         return entry
+
+
+def _move_text(origin, to):
+    if origin == 0:
+        return None
+    return "%d-%s" % (origin, "off" if to == OFF else to)
 
 
 def _opt_text(value):

@@ -80,8 +80,8 @@ def ruleset_spec(rs):
 
 def game_to_dict(game):
     history = []
-    for entry in game.history:
-        history.append([entry[0], entry[1], entry[2]])
+    for side, throw, text in game.turns():     # from the log, no replay
+        history.append([side, throw, text])
     return {
         "version": VERSION,
         "ruleset": ruleset_spec(game.ruleset),

@@ -114,7 +114,7 @@ class Record:
         except Exception as e:              # a position the engine refuses: no record
             self.problem = "record not started: %s" % e
             return
-        if self.game is not None and self.game.plies():
+        if self.game is not None and self.game.ply_count:
             self.games += 1
             root, ext = os.path.splitext(self.base)
             self.path = "%s-%d%s" % (root, self.games + 1, ext)
@@ -126,7 +126,7 @@ class Record:
         """Follow one event; return True if the record changed."""
         name = event.get("event")
         if name in ("ready", "new") and isinstance(event.get("position"), str):
-            if name == "new" or self.game is None or not self.game.plies():
+            if name == "new" or self.game is None or not self.game.ply_count:
                 self.start(event.get("ruleset"), event["position"])
             return True
         if name == "state" and self.game is None and isinstance(event.get("position"), str):
