@@ -43,24 +43,33 @@ except ImportError:
         return x
 
 WIN = const(100000)        # a won game, far beyond any evaluation
-BUDGET = const(700)        # level 4 default: nodes (move lists + evaluations)
-MAX_DEPTH = const(4)       # deepest search level 4 tries
-EXTRA = const(2)           # level 4: extra throws (K5, H5) that do not use up a ply
+BUDGET = const(300)        # level 4 default: nodes (move lists + evaluations)
+MAX_DEPTH = const(2)       # level 4: plies (not counting extra throws)
+EXTRA = const(0)           # level 4: extra throws (K5, H5) that do not use up a ply
 
-# The evaluation's weights, one per named feature, in units of "one square of
-# progress along the path".  The features read the ruleset's options (safe
+# The evaluation's weights, one per named feature, in tenths of a square of
+# progress along the path.  The features read the ruleset's options (safe
 # squares, water, exits, blocking sizes), never its name.
 WEIGHTS = {
     "progress": 10,        # per square a piece has come along the path
     "off": 40,             # per piece off the board, beyond reaching square 30
-    "group": 12,           # a piece with an own neighbour cannot be captured (K8, H7)
-    "safe": 12,            # a piece on a safe square (K10, H9)
-    "hit": 14,             # x expected squares lost to a capture swap (C6)
-    "block": 8,            # per enemy piece behind a group it cannot pass (K8, H8)
+    "group": 6,            # a piece with an own neighbour cannot be captured (K8, H7)
+    "safe": 6,             # a piece on a safe square (K10, H9)
+    "hit": 8,              # x expected squares lost to a capture swap (C6)
+    "block": 14,           # per enemy piece behind a group it cannot pass (K8, H8)
     "water": 30,           # x chance that a throw lands the piece on the water (K12, H10)
     "ready": 30,           # x chance a throw takes a piece off (K13) / may leave (H11, H12)
     "home": 6,             # per piece still on the first row when exits need it empty (H12)
 }
+
+# The race alone: how far the pieces have come, pieces off, the water and the
+# exits, with no judgement of safety, blocks or threats.  Levels 2 and 3 judge
+# positions by this; level 4 by the full table.
+RACE_WEIGHTS = {}
+for _key in WEIGHTS:
+    RACE_WEIGHTS[_key] = 0
+for _key in ("progress", "off", "water", "ready"):
+    RACE_WEIGHTS[_key] = WEIGHTS[_key]
 
 
 class _Tables:
@@ -110,22 +119,24 @@ class _Tables:
             if exit_throw:
                 v += w["ready"] * ways[exit_throw] // 16
             self.square[s] = v
-        self.off_value = w["progress"] * (SQUARES + 1) + w["off"]
-        if rs.exits:
-            # leaving is worth what a piece on the surest exit still lacks
-            self.off_value += w["ready"]
+        # a piece off is worth more than one on the last square, ready to go
+        self.off_value = w["progress"] * (SQUARES + 1) + w["off"] + w["ready"]
 
 
-_cache = [None]
+_cache = []
 
 
 def tables(rs, weights=None):
-    """The evaluation tables for ruleset ``rs`` (kept for the last one used)."""
+    """The evaluation tables for ruleset ``rs`` and ``weights`` (the last few
+    combinations used are kept)."""
     weights = weights or WEIGHTS
-    t = _cache[0]
-    if t is None or t.rs is not rs or t.weights is not weights:
-        t = _Tables(rs, weights)
-        _cache[0] = t
+    for t in _cache:
+        if t.rs is rs and t.weights is weights:
+            return t
+    t = _Tables(rs, weights)
+    if len(_cache) >= 4:
+        _cache.pop(0)
+    _cache.append(t)
     return t
 
 
@@ -353,6 +364,8 @@ def _beginner(rs, moves, rng):
     """Level 1: random, but not absurd (takes what is obvious, avoids the water)."""
     wanted = []
     for move in moves:
+        if move.to == rs.water:
+            continue
         if move.leaves or move.capture or move.final in rs.safe:
             wanted.append(move)
     if wanted:
@@ -367,10 +380,11 @@ def _beginner(rs, moves, rng):
 
 
 LEVELS = {
-    # level: (plies, extra throws searched without using up a ply, budget)
-    2: (1, 0, None),
-    3: (2, 0, None),
-    4: (MAX_DEPTH, EXTRA, BUDGET),
+    # level: (plies, extra throws searched without using up a ply, budget,
+    #         evaluation weights)
+    2: (1, 0, None, RACE_WEIGHTS),
+    3: (2, 0, None, RACE_WEIGHTS),
+    4: (MAX_DEPTH, EXTRA, BUDGET, WEIGHTS),
 }
 
 
@@ -390,10 +404,10 @@ def choose_move(rs, position, throw, level=3, rng=None, budget=None):
         if rng is None:
             rng = XorShift(1)
         return _beginner(rs, moves, rng)
-    depth, extra, default_budget = LEVELS.get(level, LEVELS[4])
+    depth, extra, default_budget, weights = LEVELS.get(level, LEVELS[4])
     if budget is None:
         budget = default_budget
-    return search_moves(rs, moves, depth, budget, extra)[0]
+    return search_moves(rs, moves, depth, budget, extra, weights)[0]
 
 
 def analyse(rs, position, throw, level=4, budget=None):
@@ -401,7 +415,9 @@ def analyse(rs, position, throw, level=4, budget=None):
     moves = rs.legal_moves(position, throw)
     if not moves:
         return None, None, 0, 0
-    depth, extra, default_budget = LEVELS.get(level, LEVELS[4])
+    if len(moves) == 1:
+        return moves[0], None, 0, 0
+    depth, extra, default_budget, weights = LEVELS.get(level, LEVELS[4])
     if budget is None:
         budget = default_budget
-    return search_moves(rs, moves, depth, budget, extra)
+    return search_moves(rs, moves, depth, budget, extra, weights)
