@@ -1,6 +1,9 @@
 """Heap taken by each module of the App on the MicroPython unix port.
 
-    python tests/bench/mem_mp.py            # builds .mpy with mpy-cross, runs micropython
+    python tests/bench/mem_mp.py [HEAP] [CONFIG] [SKIP]
+    python tests/bench/mem_mp.py 512k '{"mode": "museum"}' engine.ai,firmware.computer
+
+SENET_SRC=folder measures another copy of the sources (say, an older commit).
 
 Compiles engine/ and firmware/ with mpy-cross into a temporary folder (as the
 Pico holds them), then imports them one by one in ``micropython -X
@@ -68,11 +71,12 @@ def build(out):
                             "-s", pkg + "/" + name, src], check=True)
 
 
-def main(heap="256k", config="None"):
+def main(heap="256k", config="None", skip=""):
     out = tempfile.mkdtemp()
     try:
         build(out)
-        code = PROBE % {"lib": out, "modules": MODULES, "config": config}
+        modules = [m for m in MODULES if m not in skip.split(",")]
+        code = PROBE % {"lib": out, "modules": modules, "config": config}
         r = subprocess.run([os.path.join(BIN, "micropython"), "-X", "heapsize=" + heap,
                             "-c", code], cwd=out, capture_output=True, text=True)
         sys.stdout.write(r.stdout + r.stderr)
