@@ -28,6 +28,9 @@ spread over the bench, so that other processes on a busy host disturb the
 figures as little as possible; on a quiet host the runs agree.
 - ``settle_save_step_us``, ``pico_settle_save_step_ms`` (with STORE): the
   same step when it also saves the game, median and maximum over the game.
+  The host's file writes are scaled as if they were Python work, so this
+  Pico figure says little about the Pico's flash; it shows the save's cost
+  growing with the game.
 - ``peak_heap_bytes`` (MicroPython only): the high-water mark of
   ``gc.mem_alloc()`` during a whole hungarian game (not saved), everything
   imported included. The heap is collected before every step and read after it, so the
