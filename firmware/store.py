@@ -78,9 +78,28 @@ def ruleset_spec(rs):
     return spec
 
 
-def game_to_dict(game):
-    history = []
+def write_game(f, game):
+    """Write the game as JSON to the open file ``f``, piece by piece.
+
+    A long game's JSON is several kilobytes; built as one string it needs one
+    contiguous block, which a fragmented Pico heap may not have.  Written in
+    pieces, a save needs only a few small strings at a time.
+    """
+    dumps = json.dumps
+    f.write('{"version": %d, "ruleset": %s, "start": %s, "opening": %s, "history": [' % (
+        VERSION, dumps(ruleset_spec(game.ruleset)), dumps(game.start.text()),
+        dumps(list(game.opening))))
+    sep = ""
     for side, throw, text in game.turns():     # from the log, no replay
+        f.write('%s["%s", %d, %s]' % (sep, side, throw, '"%s"' % text if text else "null"))
+        sep = ", "
+    f.write('], "position": %s, "throw": %s}' % (dumps(game.position.text()), dumps(game.throw)))
+
+
+def game_to_dict(game):
+    """The saved form as a dict (for tests and tools; saving streams instead)."""
+    history = []
+    for side, throw, text in game.turns():
         history.append([side, throw, text])
     return {
         "version": VERSION,
@@ -139,10 +158,9 @@ class Store:
 
     def save(self, game):
         """Write the game atomically: temporary file, then rename over."""
-        text = json.dumps(game_to_dict(game))
         f = open(self.temp, "w")
         try:
-            f.write(text)
+            write_game(f, game)
             f.flush()
             try:
                 os.fsync(f.fileno())          # CPython; MicroPython has no fsync
@@ -175,10 +193,10 @@ class Store:
             try:
                 f = open(path)
                 try:
-                    text = f.read()
+                    data = json.load(f)       # parsed from the stream, no whole-file string
                 finally:
                     f.close()
-                return game_from_dict(json.loads(text)), None
+                return game_from_dict(data), None
             except Exception as e:   # ValueError from json or the replay, OSError
                 reasons.append("%s: %s" % (path == self.path and NAME or TEMP, e))
         if reasons:

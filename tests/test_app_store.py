@@ -109,3 +109,20 @@ def test_a_power_cut_between_any_two_steps_resumes_the_saved_game_or_the_one_bef
         else:
             board.wait(100)
     assert cuts[0] > 500
+
+
+def test_the_streamed_save_is_the_same_json_as_the_saved_form(tmp_path):
+    """Saving writes the game in pieces (no large string on the Pico); what it
+    writes parses to exactly the dict form, and loads back to the same game."""
+    import json
+    from engine import ruleset
+    from engine.game import play_game
+    from firmware.store import Store, game_to_dict
+    game = play_game(ruleset("hungarian"), 5)
+    store = Store(str(tmp_path))
+    store.save(game)
+    with open(str(tmp_path / "game.json")) as f:
+        assert json.load(f) == game_to_dict(game)
+    loaded, reason = store.load()
+    assert reason is None and loaded.position == game.position
+    assert list(loaded.turns()) == list(game.turns())
