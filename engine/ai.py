@@ -1,10 +1,12 @@
 """The computer player: expectiminimax over the stick throws.
 
-    >>> from engine import ruleset
+    >>> from engine import ruleset, Position
     >>> from engine.ai import choose_move
     >>> rs = ruleset("kendall")
-    >>> choose_move(rs, rs.start(), 1, 3).text
-    '10-11'
+    >>> position = Position.parse("..B.B..W...........W..BW...... W")
+    >>> move = choose_move(rs, position, 3, level=4)
+    >>> move.text, move.capture
+    ('20-23', True)
 
 A turn in Senet is a throw followed by a move, so the search tree alternates
 *decision* nodes (the side to move picks one of its legal moves for the throw
@@ -19,18 +21,21 @@ Levels (``choose_move(..., level)``):
 
 1. beginner: a random move, but it takes a piece off the board, a capture or
    a safe square when it sees one and avoids the water when it can;
-2. greedy on the evaluation: the move whose resulting position looks best;
-3. two plies: every move, every answering throw, the best answer;
-4. the deepest search that fits a node budget (default ``BUDGET``), deepened
-   best-first: three plies for the moves that looked best at two plies, as far
-   as the budget reaches.
+2. one ply judged by the race alone (``RACE_WEIGHTS``): the move whose
+   resulting position has come furthest;
+3. two plies judged by the race: every move, every answering throw, the
+   opponent's best answer;
+4. two plies judged by the full evaluation (``WEIGHTS``: safety, blocks,
+   threats, readiness as well), deepened best-first inside a node budget
+   (``BUDGET``) that bounds its time on the Pico.
 
-Everything is deterministic: the search breaks ties by the engine's move
-order, and only level 1 uses the random source (``rng``, like
-``random.getrandbits``; default a fixed-seed ``XorShift``).
+Everything is deterministic: equal moves go to the rearmost piece, and only
+level 1 uses the random source (``rng``, like ``random.getrandbits``; default
+a fixed-seed ``XorShift``).
 
-The recursion is at most ``2 * depth`` Python frames deep (depth <= 4), well
-inside the Pico's C stack.  No transposition table: the heap stays small.
+The recursion is two frames per ply plus two per extra throw searched (under
+ten frames for the levels as set), well inside the Pico's C stack.  No
+transposition table: the heap stays small.
 """
 
 from engine.position import SQUARES, B, W, BLACK, WHITE
@@ -317,6 +322,8 @@ def search_moves(rs, moves, depth_limit, budget=None, extra=0, weights=None):
     """
     side = moves[0].side
     search = Search(rs, side, budget, weights)
+    # equal values go to the first move in the engine's order (by origin:
+    # the rearmost piece), so stragglers are not left behind
     order = list(range(len(moves)))
     best = order[0]
     values = None
@@ -331,8 +338,8 @@ def search_moves(rs, moves, depth_limit, budget=None, extra=0, weights=None):
                 best = _best(scored)
                 reached = depth
             break
-        # stable best-first order for the next depth: higher value, then
-        # the engine's move order
+        # best-first order for the next depth: higher value, then the
+        # engine's move order
         scored = _sort(scored)
         order = [i for _, i in scored]
         best = order[0]

@@ -219,7 +219,7 @@ def test_the_benchmark_runs_on_micropython_with_a_pico_sized_heap():
 # -- the tournament --------------------------------------------------------------
 
 def _small_tournament(jobs, seed):
-    tasks = tournament.tasks_for(["kendall", "hungarian"], [("4", "random")], 20, seed, 60)
+    tasks = tournament.tasks_for(["kendall", "hungarian"], [("4", "random")], 20, seed, None)
     tallies = tournament.play_all(tasks, jobs=jobs)
     return dict((key, (t.games, t.wins, t.plies)) for key, t in tallies.items())
 
@@ -237,6 +237,13 @@ def test_the_tournament_command_prints_win_rates_with_intervals(capsys):
                  "--ruleset", "kendall", "--jobs", "1", "--quiet", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "2 vs random" in out and "greedy vs 1" in out and "[" in out
+
+
+def test_the_docstring_example_holds():
+    import doctest
+    import engine.ai
+    result = doctest.testmod(engine.ai)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def test_wilson_interval():
