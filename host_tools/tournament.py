@@ -56,11 +56,9 @@ def progress(position, side):
     code = ord(side)
     cells = position.cells
     total = 0
-    count = 0
     for s in range(1, 31):
         if cells[s] == code:
             total += s
-            count += 1
     return total
 
 
