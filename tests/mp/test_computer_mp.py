@@ -135,7 +135,8 @@ def idle_steps_allocate_nothing(store):
     before it throws: steps within one frame period allocate nothing."""
     import micropython
     board = board_at(TWO_WAYS, store, rng=throws(1), config=computer(2))
-    timed_until(board, "computer")
+    chosen, _ = timed_until(board, "computer")
+    origin, to = [int(s) for s in chosen["move"].split("-")]
     app = board.app
     for wait in (0, 1):
         t = board.t + (1000 if wait == 0 else 100)
@@ -149,7 +150,7 @@ def idle_steps_allocate_nothing(store):
             micropython.heap_unlock()
         if wait == 0:
             board.t = t + 30
-            board.move(22, 23)                   # its move; a 1: it throws again
+            board.move(origin, to)               # its move; a 1: it throws again
             assert app.turn == "B" and app.state == "throw", app.state
 
 
