@@ -2,6 +2,13 @@
 
 import sys
 
+try:
+    from time import ticks_diff     # the Pico's ms counter wraps: always subtract with this
+except ImportError:
+    def ticks_diff(a, b):
+        """CPython (tests, the simulator): time never wraps there."""
+        return a - b
+
 
 def unload(name):
     """Forget module ``name`` (say "firmware.config") once it has done its job

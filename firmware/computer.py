@@ -30,11 +30,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-try:
-    from time import ticks_diff
-except ImportError:
-    def ticks_diff(a, b):
-        return a - b
+from firmware import ticks_diff
 
 from engine.position import BLACK, WHITE, OFF
 from engine.sticks import XorShift

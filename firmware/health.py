@@ -31,11 +31,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-try:
-    from time import ticks_diff
-except ImportError:
-    def ticks_diff(a, b):
-        return a - b
+from firmware import ticks_diff
 
 COUNTS = "health.json"
 LOG = "crash.log"

@@ -37,11 +37,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-try:
-    from time import ticks_diff
-except ImportError:
-    def ticks_diff(a, b):
-        return a - b
+from firmware import ticks_diff
 
 SQUARES = const(30)
 SCENE_MS = const(2000)       # each scene of the how-to-play sequence
