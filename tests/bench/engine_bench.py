@@ -125,7 +125,7 @@ def main():
         rs = ruleset(name)
         for seed in range(GAMES_PER_RULESET):
             best = None
-            for _ in range(2):
+            for _ in range(3):
                 start = ticks_us()
                 n = random_game(rs, seed)
                 took = ticks_diff(ticks_us(), start) / 1000
