@@ -10,11 +10,8 @@
     'BWBWBWBWB.W................... W'
 """
 
-from engine.position import Position, PositionError, BLACK, WHITE, OFF, other
-from engine.rules import parse_ruleset
+from engine.position import PositionError, BLACK, WHITE, OFF
 from engine import sticks as _sticks
-
-RECORD_HEADER = "senet-game 1"
 
 
 class Game:
@@ -160,40 +157,18 @@ class Game:
     def score(self):
         return self.ended[1] if self.ended else None
 
-    # -- the record -------------------------------------------------------
+    # -- the record (engine/record.py, loaded only when asked) ----------------
 
     def record(self):
         """Plain-text game record that ``Game.from_record`` reads back."""
-        rs = self.ruleset
-        spec = rs.name
-        if rs.options:
-            spec += ":" + ",".join("%s=%s" % (k, _opt_text(rs.options[k]))
-                                   for k in sorted(rs.options))
-        lines = [RECORD_HEADER, "ruleset " + spec, "start " + self.start.text()]
-        if self.opening:
-            lines.append("opening " + " ".join(str(v) for v in self.opening))
-        for side, value, text in self.turns():
-            lines.append("%s %d %s" % (side, value, text or "pass"))
-        if self.ended:
-            lines.append("end %s %d" % (self.ended[0] or "draw", self.ended[1]))
-        return "\n".join(lines) + "\n"
+        from engine.record import record
+        return record(self)
 
     @classmethod
     def from_record(cls, text):
         """Replay a record, checking every move against the rules."""
-        lines = [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("#")]
-        if not lines or lines[0] != RECORD_HEADER:
-            raise PositionError("not a Senet game record (first line must be %r)" % RECORD_HEADER)
-        game = None
-        for number, line in enumerate(lines[1:], 2):
-            word, _, rest = line.partition(" ")
-            try:
-                game = _read_line(game, word, rest)
-            except PositionError as exc:
-                raise PositionError("record line %d: %s" % (number, exc))
-        if game is None:
-            raise PositionError("record has no ruleset line")
-        return game
+        from engine.record import from_record
+        return from_record(cls, text)
 
 
 PLIES_PER_CHUNK = 32
@@ -247,64 +222,9 @@ def _move_text(origin, to):
     return "%d-%s" % (origin, "off" if to == OFF else to)
 
 
-def _opt_text(value):
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    return str(value)
-
-
-def _read_line(game, word, rest):
-    if word == "ruleset":
-        return Game(parse_ruleset(rest))
-    if game is None:
-        raise PositionError("the ruleset line must come first")
-    if word == "start":
-        position = Position.parse(rest)
-        game.ruleset.check_position(position)
-        game.start = game.position = position
-    elif word == "opening":
-        game.opening = [int(v) for v in rest.split()]
-    elif word in (BLACK, WHITE):
-        value, _, move = rest.partition(" ")
-        if word != game.position.turn:
-            raise PositionError("%s moves here but it is %s's turn" % (word, game.position.turn))
-        try:
-            game.set_throw(int(value))
-        except ValueError:
-            raise PositionError("throw must be a number, got %r" % value)
-        if move == "pass":
-            game.pass_turn()
-        else:
-            game.play(move)
-    elif word == "end":
-        if not game.is_over():
-            raise PositionError("the record says the game ended, but it has not")
-    else:
-        raise PositionError("unknown record line %r" % word)
-    return game
-
-
 def play_game(rs, seed, choose=None, max_plies=5000):
     """Play a whole game from ``seed``; ``choose(game, moves, rng)`` picks a move
     (default: a random one).  Raise PositionError if it never ends.
-
-    The same seed and chooser give the same game on CPython and MicroPython.
-    """
-    rng = _sticks.XorShift(seed)
-    game = Game(rs, rng)
-    game.play_opening()
-    while not game.is_over():
-        if game.ply_count >= max_plies:
-            raise PositionError("game with seed %d did not end within %d plies" % (seed, max_plies))
-        if game.throw is None:
-            game.throw_sticks()
-        moves = game.legal_moves()
-        if not moves:
-            game.pass_turn()
-        elif choose is None:
-            game.play(moves[rng.randrange(len(moves))])
-        else:
-            game.play(choose(game, moves, rng))
-    return game
+    (engine/record.py, loaded only when asked.)"""
+    from engine.record import play_game as play
+    return play(rs, seed, choose, max_plies)

@@ -7,9 +7,10 @@ import pytest
 import engine
 import engine.game
 import engine.position
+import engine.record
 
 
-@pytest.mark.parametrize("module", [engine, engine.game, engine.position])
+@pytest.mark.parametrize("module", [engine, engine.game, engine.position, engine.record])
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
