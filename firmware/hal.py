@@ -13,7 +13,7 @@ import machine
 import neopixel
 
 from firmware import pins as _pins
-from firmware.scan import MatrixScanner, Shift165Scanner
+from firmware.scanners import MatrixScanner, Shift165Scanner
 
 # -- time ---------------------------------------------------------------------
 
