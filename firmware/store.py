@@ -8,9 +8,9 @@ after it, never half of one. Where a rename cannot replace a file (FAT), the
 old file is removed first, and ``load`` falls back to ``game.tmp``, which at
 that moment is complete.
 
-Loading replays the saved history through the rules engine, so a file that
-was edited, truncated or written by another version can only ever give a
-legal game or a clear reason why not. Only ``os`` and ``json`` are used, as
+Loading (firmware/resume.py) replays the saved history through the rules
+engine as it reads it, so a file that was edited, truncated or written by
+another version can only ever give a legal game or a clear reason why not. Only ``os`` and ``json`` are used, as
 both exist on MicroPython.
 
 File format (version 1)::
@@ -28,9 +28,7 @@ File format (version 1)::
 import json
 import os
 
-from engine.game import Game
-from engine.position import Position
-from engine.rules import parse_ruleset
+from firmware import unload
 
 VERSION = 1
 NAME = "game.json"
@@ -113,39 +111,10 @@ def game_to_dict(game):
 
 
 def game_from_dict(data):
-    """Replay a saved game through the engine; raise ValueError saying why not."""
-    if not isinstance(data, dict):
-        raise ValueError("not a saved game object")
-    if data.get("version") != VERSION:
-        raise ValueError("saved game version %r, this firmware reads %d" % (
-            data.get("version"), VERSION))
-    try:
-        rs = parse_ruleset(data["ruleset"])
-        game = Game(rs, position=Position.parse(data["start"]))
-        opening = data.get("opening") or []
-        for v in opening:
-            if not isinstance(v, int):
-                raise ValueError("opening throws must be numbers")
-        game.opening = list(opening)
-        for entry in data["history"]:
-            side, value, text = entry[0], entry[1], entry[2]
-            if side != game.position.turn:
-                raise ValueError("history says %s moved, but it was %s's turn" % (
-                    side, game.position.turn))
-            game.set_throw(value)
-            if text is None:
-                game.pass_turn()
-            else:
-                game.play(text)
-        if game.position.text() != data["position"]:
-            raise ValueError("history does not lead to the saved position")
-        if data.get("throw") is not None:
-            game.set_throw(data["throw"])
-    except ValueError:
-        raise
-    except Exception as e:   # KeyError, TypeError, IndexError, PositionError...
-        raise ValueError("saved game is damaged (%s)" % (e,))
-    return game
+    """Replay a saved game through the engine; raise ValueError saying why not.
+    (firmware/resume.py, loaded only when asked.)"""
+    from firmware.resume import game_from_dict as replay
+    return replay(data)
 
 
 class Store:
@@ -193,10 +162,12 @@ class Store:
             try:
                 f = open(path)
                 try:
-                    data = json.load(f)       # parsed from the stream, no whole-file string
+                    from firmware.resume import load_game
+                    return load_game(f), None     # replayed while it is read
                 finally:
                     f.close()
-                return game_from_dict(data), None
+                    load_game = None
+                    unload("firmware.resume")     # read once, at start-up
             except Exception as e:   # ValueError from json or the replay, OSError
                 reasons.append("%s: %s" % (path == self.path and NAME or TEMP, e))
         if reasons:

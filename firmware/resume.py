@@ -1,0 +1,206 @@
+"""Reading a saved game back: the other half of firmware/store.py.
+
+Loaded by ``Store.load`` at start-up and forgotten again afterwards (the
+board reads its saved game once). The file is parsed as a stream, a few
+characters at a time, and each entry of ``history`` is replayed through the
+engine as soon as it is read: a long game's history never stands in the
+heap as one list of lists, which a Pico heap has no room for. A file whose
+keys come in another order than ``write_game`` writes them (edited by hand)
+is read whole first, with the same checks. Scalars go through ``json.loads``,
+so the file must be JSON exactly as before.
+"""
+
+import json
+
+from engine.game import Game
+from engine.position import Position
+from engine.rules import parse_ruleset
+
+VERSION = 1
+_SPACE = " \t\r\n"
+_SCALAR = "+-.0123456789eEtrufalsn"
+
+
+def _begin(data, _=None):
+    if not isinstance(data, dict):
+        raise ValueError("not a saved game object")
+    if data.get("version") != VERSION:
+        raise ValueError("saved game version %r, this firmware reads %d" % (
+            data.get("version"), VERSION))
+    rs = parse_ruleset(data["ruleset"])
+    game = Game(rs, position=Position.parse(data["start"]))
+    opening = data.get("opening") or []
+    for v in opening:
+        if not isinstance(v, int):
+            raise ValueError("opening throws must be numbers")
+    game.opening = list(opening)
+    return game
+
+
+def _replay(game, entry):
+    side, value, text = entry[0], entry[1], entry[2]
+    if side != game.position.turn:
+        raise ValueError("history says %s moved, but it was %s's turn" % (
+            side, game.position.turn))
+    game.set_throw(value)
+    if text is None:
+        game.pass_turn()
+    else:
+        game.play(text)
+
+
+def _finish(game, data):
+    if game.position.text() != data["position"]:
+        raise ValueError("history does not lead to the saved position")
+    if data.get("throw") is not None:
+        game.set_throw(data["throw"])
+    return game
+
+
+def _checked(step, a, b=None):
+    """``step(a, b)``, any failure but a ValueError saying the save is damaged."""
+    try:
+        return step(a, b)
+    except ValueError:
+        raise
+    except Exception as e:   # KeyError, TypeError, IndexError...
+        raise ValueError("saved game is damaged (%s)" % (e,))
+
+
+def game_from_dict(data):
+    """Replay a saved game through the engine; raise ValueError saying why not."""
+    game = _checked(_begin, data)
+    history = _checked(lambda d, _: d["history"], data)
+    for entry in history:
+        _checked(_replay, game, entry)
+    return _checked(_finish, game, data)
+
+
+class _Reader:
+    """JSON from a text stream, read in small pieces."""
+
+    def __init__(self, f):
+        self.f = f
+        self.buf = ""
+        self.i = 0
+
+    def peek(self):
+        """The next character that is not white space ("" at the end)."""
+        while True:
+            if self.i >= len(self.buf):
+                self.buf = self.f.read(64)
+                self.i = 0
+                if not self.buf:
+                    return ""
+            c = self.buf[self.i]
+            if c not in _SPACE:
+                return c
+            self.i += 1
+
+    def take(self, wanted):
+        c = self.peek()
+        if c == "" or c not in wanted:
+            raise ValueError("saved game is not valid JSON (%r where %s was expected)"
+                             % (c, " or ".join(wanted)))
+        self.i += 1
+        return c
+
+    def value(self):
+        c = self.peek()
+        if c == "{":
+            return self.obj(None)
+        if c == "[":
+            return self.array(None)
+        return self.scalar()
+
+    def scalar(self):
+        """A string, number, true, false or null, read by ``json.loads``."""
+        quoted = self.peek() == '"'
+        token = ""
+        escaped = False
+        while True:
+            if self.i >= len(self.buf):
+                self.buf = self.f.read(64)
+                self.i = 0
+                if not self.buf:
+                    break
+            c = self.buf[self.i]
+            if quoted:
+                self.i += 1
+                token += c
+                if escaped:
+                    escaped = False
+                elif c == "\\":
+                    escaped = True
+                elif c == '"' and len(token) > 1:
+                    break
+            elif c in _SCALAR:
+                self.i += 1
+                token += c
+            else:
+                break
+        if not token:
+            self.take('"')                   # says what is wrong
+        return json.loads(token)
+
+    def array(self, each):
+        """A list; or, with ``each``, every item handed to ``each`` and None."""
+        self.take("[")
+        out = [] if each is None else None
+        if self.peek() == "]":
+            self.i += 1
+            return out
+        while True:
+            item = self.value()
+            if each is None:
+                out.append(item)
+            else:
+                each(item)
+            if self.take(",]") == "]":
+                return out
+
+    def obj(self, history):
+        """A dict; the value of a "history" key goes to ``history(dict)`` if given."""
+        self.take("{")
+        out = {}
+        if self.peek() == "}":
+            self.i += 1
+            return out
+        while True:
+            if self.peek() != '"':
+                self.take('"')
+            key = self.scalar()
+            self.take(":")
+            if key == "history" and history is not None:
+                out[key] = history(out)
+            else:
+                out[key] = self.value()
+            if self.take(",}") == "}":
+                return out
+
+
+def load_game(f):
+    """The game saved in the open text file ``f``; raise ValueError saying why not."""
+    reader = _Reader(f)
+    streamed = []
+
+    def history(data):
+        # Everything the replay starts from comes before "history" when
+        # write_game wrote the file: replay each entry as it is read.
+        if (reader.peek() == "[" and not streamed and "version" in data
+                and "ruleset" in data and "start" in data and "opening" in data):
+            game = _checked(_begin, data)
+            streamed.append(game)
+            reader.array(lambda entry: _checked(_replay, game, entry))
+            return None
+        return reader.value()
+
+    if reader.peek() == "{":
+        data = reader.obj(history)
+    else:
+        data = reader.value()
+    if reader.peek() != "":
+        raise ValueError("saved game is not valid JSON (more after the end)")
+    if streamed:
+        return _checked(_finish, streamed[0], data)
+    return game_from_dict(data)
