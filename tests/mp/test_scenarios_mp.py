@@ -5,6 +5,11 @@ as on the Pico; STORE: an empty folder for saved games):
 
     micropython -X heapsize=96K tests/mp/test_scenarios_mp.py [STORE [LIB]]
 
+or, as tests/test_scenarios_micropython.py does, compiled to .mpy in LIB
+itself (a script compiled at run time leaves its heap more fragmented):
+
+    cd LIB && micropython -X heapsize=96K -m test_scenarios_mp STORE LIB
+
 The same stories as tests/test_app_scenarios.py and a part of the other App
 tests: the opening, a capture swap, the water trap both ways, the House of
 Happiness, bearing off, a knocked piece, a wrong square, a takeback, a slide
@@ -170,6 +175,7 @@ def the_water_trap_both_ways():
     assert board.squares_with("put") == [15]
     board.lift(27).place(15).wait()                    # ...then back to 15
     assert board.last("move")["move"] == "25-27"
+    board = None                                       # one board at a time
     board = board_at(water, folder(), rng=throws(2))
     board.press()
     board.move(25, 15)                                 # straight to 15
@@ -233,12 +239,17 @@ def a_slide_across_three_squares_with_chatter():
     assert hands.events_of("mismatch") == []
 
 
-def a_throw_survives_a_power_cut():
-    store = folder()
+def thrown(store):
+    """A game that has thrown a 3 after its first move, saved in ``store``
+    (its board made in a frame of its own, gone once this returns)."""
     board = BoardSim(store_dir=store, rng=throws(1, 3))
     board.setup().press().move(10, 11)
     board.press()
-    board = None
+
+
+def a_throw_survives_a_power_cut():
+    store = folder()
+    thrown(store)
     again = BoardSim(store_dir=store, rng=throws())
     again.setup()
     assert again.app.state == "move" and again.app.throw == 3
@@ -257,12 +268,30 @@ def a_whole_game_saved_after_every_move_and_throw(config, seed):
     """Every save of a whole game succeeds (a failed one is a notice, which
     play_game turns into a failure), and the last one resumes."""
     store = folder()
-    board = BoardSim(config=config, store_dir=store, rng=XorShift(seed))
-    play_game(board, seed)
-    want = identity(board.app.game)
-    board = None
+    want = played(config, seed, store_dir=store)
     gc.collect()
-    assert identity(BoardSim(config=config, store_dir=store, rng=throws()).app.game) == want
+    assert resumed(config, store) == want
+
+
+def played(config, seed, chatter=None, slide=False, store_dir=None):
+    """The identity of a whole game played from ``seed`` (and, with chatter,
+    how many bounces), made in a frame of its own: once it returns, nothing
+    of the game's board is left for the garbage collector to find in a
+    stale stack slot while the next App is made."""
+    if chatter is None and not slide:
+        board = BoardSim(config=config, store_dir=store_dir, rng=XorShift(seed))
+    else:
+        board = Hands(chatter=chatter, slide=slide, config=config, store_dir=store_dir,
+                      rng=XorShift(seed))
+    play_game(board, seed)
+    if chatter is None:
+        return identity(board.app.game)
+    return identity(board.app.game), board.bounces
+
+
+def resumed(config, store):
+    """The identity of the game a new App resumes from ``store``."""
+    return identity(BoardSim(config=config, store_dir=store, rng=throws()).app.game)
 
 
 def identity(game):
@@ -279,15 +308,11 @@ def identity(game):
 
 
 def whole_games_with_chatter_follow_the_clean_game(config, seed, slide=False):
-    board = BoardSim(config=config, rng=XorShift(seed))
-    play_game(board, seed)
-    want = identity(board.app.game)
-    board = None
+    want = played(config, seed)
     gc.collect()
-    board = Hands(chatter=XorShift(seed + 7), slide=slide, config=config, rng=XorShift(seed))
-    play_game(board, seed)
-    assert board.bounces > 500, board.bounces
-    assert identity(board.app.game) == want, (identity(board.app.game), want)
+    got, bounces = played(config, seed, chatter=XorShift(seed + 7), slide=slide)
+    assert bounces > 500, bounces
+    assert got == want, (got, want)
 
 
 def commits(events):
@@ -316,9 +341,7 @@ def power_cuts_after_the_steps_of_a_game(config, seed, every):
         if committed:
             last[0] = identity(board.app.game)
         if committed or last[2] % every == 0:
-            resumed = BoardSim(config=config, store_dir=store, rng=throws()).app
-            got = identity(resumed.game)
-            resumed = None
+            got = resumed(config, store)
             assert got == last[0], (last[2], got, last[0], out)
             last[1] = (last[1] or 0) + 1
         return out
@@ -333,7 +356,7 @@ def power_cuts_after_the_steps_of_a_game(config, seed, every):
     f = open(store + "/game.tmp", "w")
     f.write(new[:len(new) // 2])
     f.close()
-    got = identity(BoardSim(config=config, store_dir=store, rng=throws()).app.game)
+    got = resumed(config, store)
     assert got == last[0]
     os.remove(store + "/game.json")
     got = BoardSim(config=config, store_dir=store, rng=throws())
