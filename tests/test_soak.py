@@ -18,9 +18,10 @@ from mpyhelp import compile_lib, tool
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCRIPT = os.path.join(HERE, "bench", "soak.py")
-# The smallest heap the soak is known to pass on the 64-bit unix port; the
-# issue's 96 KB is not reached yet (see tests/bench/mem_mp.py for the figures).
-MP_HEAP = os.environ.get("SENET_SOAK_HEAP", "128k")
+# A heap the soak passes with a little room on the 64-bit unix port (104k is
+# the smallest seen to pass, 100k fails); the 96 KB is not reached
+# yet (see tests/bench/mem_mp.py for the figures).
+MP_HEAP = os.environ.get("SENET_SOAK_HEAP", "112k")
 
 
 def result_of(out):
