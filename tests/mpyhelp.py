@@ -44,3 +44,20 @@ def compile_lib(dest, packages=PACKAGES, extra=()):
                                 capture_output=True, text=True)
         assert result.returncode == 0, "%s: %s" % (source_name, result.stdout + result.stderr)
     return dest
+
+
+def run_mp_script(script, heap, args=(), min_passed=1, timeout=300):
+    """Run a plain-assert script (tests/mp/...) on the MicroPython unix port in
+    a ``heap``-sized heap, from the repository root; assert that its last line
+    says 'N passed, 0 failed' with N >= ``min_passed``. Returns the output."""
+    import re
+    result = subprocess.run([tool("micropython"), "-X", "heapsize=" + heap, script] + list(args),
+                            cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    out = result.stdout + result.stderr
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    match = re.fullmatch(r"(\d+) passed, (\d+) failed", last)
+    assert match, out
+    assert match.group(2) == "0", out
+    assert int(match.group(1)) >= min_passed, out
+    assert result.returncode == 0, out
+    return out

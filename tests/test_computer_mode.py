@@ -3,8 +3,6 @@ throws by itself, shows its move, and a person carries the move out."""
 
 import os
 import random
-import re
-import shutil
 import subprocess
 import sys
 
@@ -16,6 +14,7 @@ from engine.ai import choose_move
 from engine.rules import ruleset as make_ruleset
 from engine.sticks import XorShift
 from firmware.protocol import parse_command
+from mpyhelp import run_mp_script, tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMPUTER_B = {"mode": "computer", "computer": {"side": "B", "level": 2}}
@@ -296,27 +295,12 @@ def test_a_whole_game_against_the_computer_reaches_game_over(ruleset, side):
 
 # -- the MicroPython unix port -----------------------------------------------------
 
-def tool(name):
-    local = os.path.join(os.path.dirname(sys.executable), name)
-    found = local if os.path.exists(local) else shutil.which(name)
-    if not found:
-        pytest.skip("%s is not installed (pip install -e '.[test]')" % name)
-    return found
-
-
 @pytest.mark.micropython
 def test_a_computer_game_runs_on_the_micropython_unix_port_in_a_pico_heap(tmp_path):
     for sub in ("a", "b", "c"):
         (tmp_path / sub).mkdir()
-    result = subprocess.run(
-        [tool("micropython"), "-X", "heapsize=180k", os.path.join("tests", "mp", "test_computer_mp.py"),
-         str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
-    out = result.stdout + result.stderr
-    last = out.strip().splitlines()[-1] if out.strip() else ""
-    match = re.fullmatch(r"(\d+) passed, (\d+) failed", last)
-    assert match, out
-    assert match.group(2) == "0", out
-    assert int(match.group(1)) >= 4, out
+    run_mp_script(os.path.join("tests", "mp", "test_computer_mp.py"), "180k",
+                        [str(tmp_path)], min_passed=4, timeout=600)
 
 
 @pytest.mark.micropython
