@@ -6,7 +6,7 @@ document, which quotes the two source texts.
 """
 
 from engine.position import (
-    Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, OFF, other)
+    Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, other)
 
 
 class Ruleset:

@@ -300,7 +300,7 @@ def test_a_computer_game_runs_on_the_micropython_unix_port_in_a_pico_heap(tmp_pa
     for sub in ("a", "b", "c"):
         (tmp_path / sub).mkdir()
     run_mp_script(os.path.join("tests", "mp", "test_computer_mp.py"), "180k",
-                        [str(tmp_path)], min_passed=4, timeout=600)
+                  [str(tmp_path)], min_passed=4, timeout=600)
 
 
 @pytest.mark.micropython

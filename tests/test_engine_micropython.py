@@ -11,7 +11,6 @@ import sys
 
 import pytest
 
-from engine import ruleset
 from engine.game import play_game
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -4,7 +4,6 @@ import pytest
 
 from engine import PositionError, ruleset
 from engine.game import Game
-from engine.sticks import XorShift
 from enginehelp import P, moves, texts
 
 K = "kendall"
