@@ -8,24 +8,13 @@ docs/config.md describes every key.
 
 import json
 
+from firmware import unload
 from firmware.pins import PINMAP, BRIGHTNESS_CAP
-
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
 
 FILE = "config.json"
 MODES = ("two_players", "computer", "museum")
 SCANNERS = ("matrix", "shift")
 SIDES = ("B", "W")
-ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
-BAD_PINS = (23, 24, 25)        # the Pico's own: power-save, VBUS sense, LED
-MAX_PIN = const(28)
-MATRIX_ROWS = const(6)
-MATRIX_COLS = const(5)
-SQUARES = const(30)
-MAX_LEDS = const(300)
 
 try:
     from engine import RULESETS as _RULESETS
@@ -72,13 +61,28 @@ _NUMBERS = {
     "museum.attract_s": (10, 3600, " of seconds"),
     "museum.reset_s": (30, 86400, " of seconds"),
     "museum.reset_after_game_s": (10, 86400, " of seconds"),
-    "leds.count": (SQUARES + 6, MAX_LEDS, " of LEDs"),
-    "leds.squares": (SQUARES, SQUARES, ""),
-    "leds.sticks": (0, MAX_LEDS - 4, " (an LED index)"),
-    "leds.side_black": (0, MAX_LEDS - 1, " (an LED index)"),
-    "leds.side_white": (0, MAX_LEDS - 1, " (an LED index)"),
-    "leds.supply_ma": (100, 10000, " of milliamps"),
 }
+
+
+def _same(value, default):
+    """``value`` is ``default`` exactly: the same keys, items and types."""
+    if type(value) is not type(default):
+        return False
+    if isinstance(value, dict):
+        if len(value) != len(default):
+            return False
+        for k in value:
+            if k not in default or not _same(value[k], default[k]):
+                return False
+        return True
+    if isinstance(value, list):
+        if len(value) != len(default):
+            return False
+        for i in range(len(value)):
+            if not _same(value[i], default[i]):
+                return False
+        return True
+    return value == default
 
 
 def _say(messages, text):
@@ -96,8 +100,8 @@ def _whole(value):
     return None
 
 
-def _number(key, value, default, messages):
-    low, high, unit = _NUMBERS[key]
+def _number(key, value, default, messages, limits=None):
+    low, high, unit = limits or _NUMBERS[key]
     n = _whole(value)
     if n is None or n < low or n > high:
         if low == high:
@@ -126,100 +130,6 @@ def _section(key, value, known, messages):
         if k not in known:
             _say(messages, 'unknown key "%s.%s" ignored' % (key, k))
     return value
-
-
-def _pin(value):
-    n = _whole(value)
-    if n is None or n < 0 or n > MAX_PIN or n in BAD_PINS:
-        return None
-    return n
-
-
-def _pin_list(key, value, length, default, messages):
-    ok = isinstance(value, list) and len(value) == length
-    pins = []
-    if ok:
-        for v in value:
-            n = _pin(v)
-            if n is None:
-                ok = False
-                break
-            pins.append(n)
-    if not ok:
-        _say(messages, "pins.%s must be a list of %d GPIO numbers, each 0 to 28 but "
-             "not 23, 24 or 25; using %s" % (key, length, default))
-        return list(default)
-    return pins
-
-
-def _pins(value, scanner, messages):
-    default = DEFAULTS["pins"]
-    section = _section("pins", value, PIN_KEYS, messages)
-    if section is None:
-        return _copy(default)
-    pins = {}
-    for key in PIN_KEYS:
-        if key not in section:
-            pins[key] = _copy(default[key])
-        elif key == "matrix_rows":
-            pins[key] = _pin_list(key, section[key], MATRIX_ROWS, default[key], messages)
-        elif key == "matrix_cols":
-            pins[key] = _pin_list(key, section[key], MATRIX_COLS, default[key], messages)
-        else:
-            n = _pin(section[key])
-            if n is None:
-                _say(messages, "pins.%s must be a GPIO number from 0 to 28 but not "
-                     "23, 24 or 25; using %d" % (key, default[key]))
-                n = default[key]
-            pins[key] = n
-    # No pin may do two jobs on the board as it is wired (the chosen scanner).
-    used = {}
-    clash = []
-    if scanner == "matrix":
-        keys = ("matrix_rows", "matrix_cols", "led", "button")
-    else:
-        keys = ("sr_load", "sr_clock", "sr_data", "led", "button")
-    for key in keys:
-        numbers = pins[key] if isinstance(pins[key], list) else [pins[key]]
-        for n in numbers:
-            if n in used:
-                clash.append("GP%d (pins.%s and pins.%s)" % (n, used[n], key))
-            else:
-                used[n] = key
-    if clash:
-        _say(messages, "a pin is used twice: %s; using the default pins"
-             % ", ".join(clash))
-        return _copy(default)
-    return pins
-
-
-def _leds(value, messages):
-    default = DEFAULTS["leds"]
-    section = _section("leds", value, LED_KEYS, messages)
-    if section is None:
-        return _copy(default)
-    leds = {}
-    for key in LED_KEYS:
-        if key not in section:
-            leds[key] = default[key]
-        elif key == "order":
-            leds[key] = _choice("leds.order", section[key], ORDERS, default[key], messages)
-        else:
-            leds[key] = _number("leds." + key, section[key], default[key], messages)
-    # The extra LEDs: four sticks and the two sides, after the squares,
-    # inside the strip, one job each.
-    extras = [leds["sticks"], leds["sticks"] + 1, leds["sticks"] + 2, leds["sticks"] + 3,
-              leds["side_black"], leds["side_white"]]
-    fits = True
-    for i in extras:
-        if i < leds["squares"] or i >= leds["count"] or extras.count(i) > 1:
-            fits = False
-    if not fits:
-        _say(messages, "leds: the four stick LEDs (sticks..sticks+3), side_black and "
-             "side_white must be different LEDs after the %d square LEDs and before "
-             "count; using the default LED layout" % leds["squares"])
-        return _copy(default)
-    return leds
 
 
 def _options(value, ruleset, messages):
@@ -265,10 +175,19 @@ def _validate(raw, messages):
     if "scanner" in raw:
         config["scanner"] = _choice("scanner", raw["scanner"], SCANNERS,
                                     DEFAULTS["scanner"], messages)
-    if "pins" in raw:
-        config["pins"] = _pins(raw["pins"], config["scanner"], messages)
-    if "leds" in raw:
-        config["leds"] = _leds(raw["leds"], messages)
+    # The wiring's checks live in firmware/config_hw.py, loaded only for a
+    # config that changes the wiring: the defaults need no checking.
+    wiring = False
+    if "pins" in raw and not _same(raw["pins"], DEFAULTS["pins"]):
+        from firmware.config_hw import check_pins
+        config["pins"] = check_pins(raw["pins"], config["scanner"], messages)
+        wiring = True
+    if "leds" in raw and not _same(raw["leds"], DEFAULTS["leds"]):
+        from firmware.config_hw import check_leds
+        config["leds"] = check_leds(raw["leds"], messages)
+        wiring = True
+    if wiring:
+        unload("firmware.config_hw")
     for key in ("brightness_cap", "settle_ms", "debounce_scans", "long_press_ms"):
         if key in raw:
             config[key] = _number(key, raw[key], DEFAULTS[key], messages)
