@@ -9,6 +9,10 @@ from engine.position import (
     Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, other)
 
 
+# The options a player may set, with the values each may take.
+_ALLOWED = {"pieces": (5, 7), "no_move": ("pass", "end"), "own_groups_block": (True, False)}
+
+
 class Ruleset:
     """The options that define a Senet ruleset.
 
@@ -69,19 +73,14 @@ class Ruleset:
             self.set_option(key, options[key])
 
     def set_option(self, key, value):
-        checks = {
-            "pieces": lambda v: v in (5, 7),
-            "no_move": lambda v: v in ("pass", "end"),
-            "own_groups_block": lambda v: v in (True, False),
-        }
-        if not hasattr(self, key) or key in ("name", "options"):
+        if not hasattr(self, key) or key in ("name", "options", "_plan"):
             raise PositionError("unknown option %r for ruleset %s" % (key, self.name))
-        check = checks.get(key)
-        if check is not None and not check(value):
+        allowed = _ALLOWED.get(key)
+        if allowed is not None and value not in allowed:
             raise PositionError("option %s=%r is not allowed for ruleset %s" % (key, value, self.name))
         setattr(self, key, value)
         self._plan = None
-        if key in checks:
+        if allowed is not None:
             self.options[key] = value
 
     def plan(self):
@@ -217,11 +216,7 @@ def kendall(**options):
     rs.zero_value = 5                  # K3
     rs.again_values = (1, 4, 5)        # K5
     rs.setup_first = BLACK             # K2
-    for key in options:
-        if key not in ("pieces",):
-            raise PositionError("unknown option %r for ruleset kendall (it has: pieces)" % key)
-        rs.set_option(key, options[key])
-    return rs
+    return _set_options(rs, options, ("pieces",))
 
 
 def hungarian(**options):
@@ -229,10 +224,14 @@ def hungarian(**options):
     rs = Ruleset("hungarian")
     rs.safe = (26, 28, 29)             # H9
     rs.scoring = ((1, 20, 3), (21, 30, 1))   # H15
+    return _set_options(rs, options, ("no_move", "own_groups_block"))
+
+
+def _set_options(rs, options, names):
     for key in options:
-        if key not in ("no_move", "own_groups_block"):
-            raise PositionError(
-                "unknown option %r for ruleset hungarian (it has: no_move, own_groups_block)" % key)
+        if key not in names:
+            raise PositionError("unknown option %r for ruleset %s (it has: %s)" % (
+                key, rs.name, ", ".join(names)))
         rs.set_option(key, options[key])
     return rs
 
