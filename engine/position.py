@@ -77,8 +77,7 @@ class Position:
     def text(self):
         return self.cells[1:SQUARES + 1].decode() + " " + self.turn
 
-    def __str__(self):
-        return self.text()
+    __str__ = text
 
     def __repr__(self):
         return "Position(%r)" % self.text()
@@ -87,9 +86,6 @@ class Position:
         return (isinstance(other_position, Position)
                 and self.cells == other_position.cells
                 and self.turn == other_position.turn)
-
-    def __ne__(self, other_position):
-        return not self.__eq__(other_position)
 
     def __hash__(self):
         return hash(self.cells) ^ (1 if self.turn == WHITE else 0)
@@ -140,6 +136,9 @@ def parse_move_text(text):
     return origin, to
 
 
+_SPEC = {"side": 0, "throw": 1, "origin": 2, "to": 3, "final": 4, "capture": 5, "again": 6}
+
+
 class Move:
     """One legal move with all its consequences.
 
@@ -179,33 +178,13 @@ class Move:
             self._after = Position(bytes(cells), side if again else other(side))
         return self._after
 
-    @property
-    def side(self):
-        return self.spec[0]
-
-    @property
-    def throw(self):
-        return self.spec[1]
-
-    @property
-    def origin(self):
-        return self.spec[2]
-
-    @property
-    def to(self):
-        return self.spec[3]
-
-    @property
-    def final(self):
-        return self.spec[4]
-
-    @property
-    def capture(self):
-        return self.spec[5]
-
-    @property
-    def again(self):
-        return self.spec[6]
+    def __getattr__(self, name):
+        # side, throw, origin, to, final, capture, again: read from ``spec``
+        # (one function instead of seven properties: less heap on the Pico)
+        index = _SPEC.get(name)
+        if index is None:
+            raise AttributeError(name)
+        return self.spec[index]
 
     @property
     def text(self):
