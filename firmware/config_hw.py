@@ -7,7 +7,8 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-from firmware.config import DEFAULTS, LED_KEYS, PIN_KEYS, _choice, _copy, _number, _say, _section, _whole
+from firmware.config import DEFAULTS, LED_KEYS, PIN_KEYS, _copy
+from firmware.config_check import _choice, _number, _say, _section, _whole
 
 ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 BAD_PINS = (23, 24, 25)        # the Pico's own: power-save, VBUS sense, LED

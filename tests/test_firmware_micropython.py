@@ -12,7 +12,7 @@ from mpyhelp import run_mp_script, tool
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "tests", "mp", "test_firmware_mp.py")
 FILES = ["firmware/__init__.py", "firmware/scan.py", "firmware/scanners.py", "firmware/lights.py", "firmware/resume.py",
-         "firmware/config.py", "firmware/hal.py",
+         "firmware/config.py", "firmware/config_check.py", "firmware/config_hw.py", "firmware/hal.py",
          "tests/fakes/machine.py", "tests/fakes/neopixel.py", "tests/mp/test_firmware_mp.py"]
 
 
