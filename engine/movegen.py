@@ -13,7 +13,6 @@ pieces are found with ``bytes.find``, and a move allocates only its Move.
 from engine.position import Move, OFF, SQUARES, E, WALL
 
 NEEDLE = {"B": b"B", "W": b"W"}
-OTHER = {"B": "W", "W": "B"}
 
 
 def _cell(cells, i):

@@ -29,7 +29,7 @@ def sticks_from_bits(bits):
 def throw_from_bits(rs, bits):
     """The throw that four stick bits make under ruleset ``rs`` (C3, K3, H3)."""
     sticks = sticks_from_bits(bits & 15)
-    return Throw(sticks, rs.throw_value(sticks[0] + sticks[1] + sticks[2] + sticks[3]))
+    return Throw(sticks, rs.throw_value(sum(sticks)))
 
 
 def throw(rs, rng):
@@ -77,8 +77,7 @@ class XorShift:
     def getrandbits(self, n):
         return self.next32() >> (32 - n) if n else 0
 
-    def __call__(self, n):
-        return self.getrandbits(n)
+    __call__ = getrandbits
 
     def randrange(self, n):
         return self.next32() % n
