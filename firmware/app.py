@@ -31,6 +31,7 @@ An idle step (nothing changed, no timer due, no blink phase to draw) returns
 the same empty list and allocates nothing.
 """
 
+import gc
 import os
 
 try:
@@ -98,7 +99,8 @@ class App:
         from firmware import config as _config
         cfg, messages = _config.validate(config)
         _config = None
-        unload("firmware.config")        # 12 KB of checks, needed only here
+        unload("firmware.config")        # the checks are needed only here
+        gc.collect()                     # their room back before the App is built
         self.config = cfg
         self._queue = []                 # events to hand out on the next step
         if messages:
@@ -460,6 +462,7 @@ class App:
         self._emit({"event": "throw", "side": game.position.turn, "value": t.value,
                     "sticks": list(t.sticks), "moves": [m.text for m in moves]})
         self._save()          # a power cut must not give the player another throw
+        gc.collect()          # a quiet moment: the throw's garbage goes before the move
         if moves:
             self._enter_move(moves)
         else:
