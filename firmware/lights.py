@@ -171,7 +171,6 @@ class Lights:
                                   role == "attract")
         self._dark = self._styles[""]
         self._rgb = bytearray(3 * count)
-        self._packed = [0] * count
         self.frame = [(0, 0, 0)] * count
 
     def render(self, now_ms, led_roles):
@@ -209,7 +208,6 @@ class Lights:
         limit = self.max_channel_sum
         self.limited = total > limit
         frame = self.frame
-        packed = self._packed
         changed = False
         for i in range(count):
             o = 3 * i
@@ -220,9 +218,8 @@ class Lights:
                 r = r * limit // total
                 g = g * limit // total
                 b = b * limit // total
-            p = (r << 16) | (g << 8) | b
-            if p != packed[i]:
-                packed[i] = p
+            old = frame[i]
+            if old[0] != r or old[1] != g or old[2] != b:
                 frame[i] = (r, g, b)
                 changed = True
         self.changed = changed
