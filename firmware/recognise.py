@@ -22,7 +22,9 @@ Everything else is a mismatch: the squares holding a piece that should not
 before the move, shown until the board matches a legal result or the
 position before the move again.
 
-Board state is kept in ints; the per-square lift and place records are
+Board state is kept in ints: each board on the way is two small ints (its
+occupancy, and the rest packed, see ``_pack``), so a throw's boards cost two
+lists of ints, not a tuple each; the per-square lift and place records are
 preallocated, so recording a change allocates nothing.
 """
 
@@ -124,7 +126,8 @@ class Recogniser:
     def __init__(self):
         self.base = 0
         self.moves = []
-        self.states = []                 # (occupancy, done, cond, mover_at, captured_at, move)
+        self.occs = []                   # the occupancy of every board on the way
+        self.infos = []                  # the rest of each, as _pack made it
         self.origins = 0                 # squares of pieces with a legal move
         self.move = None
         self.extra = 0
@@ -138,13 +141,17 @@ class Recogniser:
         """A new throw: ``moves`` are the legal moves from occupancy ``base``."""
         self.base = base
         self.moves = moves
-        states = []
+        occs = []
+        infos = []
         origins = 0
-        for move in moves:
+        for k in range(len(moves)):
+            move = moves[k]
             origins |= bit(move.origin)
             for st in move_states(move, base):
-                states.append((st[0], st[1], st[2], st[3], st[4], move))
-        self.states = states
+                occs.append(st[0])
+                infos.append(_pack(k, st[1], st[2], st[3], st[4]))
+        self.occs = occs
+        self.infos = infos
         self.origins = origins
         self.move = None
         self.reset_touches()
@@ -199,9 +206,11 @@ class Recogniser:
         best = None                      # the matching states, most specific first
         best_cond = -1
         done_moves = None
-        for st in self.states:
-            if st[0] != occ:
+        occs = self.occs
+        for i in range(len(occs)):
+            if occs[i] != occ:
                 continue
+            st = _unpack(self.infos[i], self.moves)
             move = st[5]
             if not self._holds(st[2], move):
                 continue
@@ -271,6 +280,21 @@ class Recogniser:
             role = _ROLE_ORDER[i]
             for s in squares_of(marks[i]):
                 roles[s - 1] = role
+
+
+# A board on the way, but for its occupancy, in one small int (30 bits at
+# most, so no long int on the Pico): the move's index in the throw's list,
+# whether it is the move's end, its conditions, and the mover's and the
+# captured piece's squares (63 for "captures nothing").
+def _pack(k, done, cond, mover_at, captured_at):
+    return (k << 15) | ((1 << 14) if done else 0) | (cond << 12) | (mover_at << 6) | (captured_at & 63)
+
+
+def _unpack(info, moves):
+    """(None, done, cond, mover_at, captured_at, move) of a packed board."""
+    c = info & 63
+    return (None, bool(info & (1 << 14)), (info >> 12) & 3, (info >> 6) & 63,
+            -1 if c == 63 else c, moves[info >> 15])
 
 
 def _bits(n):
