@@ -42,13 +42,7 @@ def board_at(position, store_dir, ruleset="kendall", options=None, rng=None,
     The game is handed over the way a power cut would: as the saved game in
     ``store_dir``, which the App resumes, checking the pieces first.
     """
-    from engine import Position
-    from engine.game import Game
-    from engine.rules import ruleset as make_ruleset
-    from firmware.store import Store
-    game = Game(make_ruleset(ruleset, **(options or {})), position=Position.parse(position))
-    game.opening = [1]
-    Store(str(store_dir)).save(game)
+    _save_at(position, store_dir, ruleset, options)
     cfg = {"ruleset": ruleset}
     if options:
         cfg["options"] = options
@@ -57,6 +51,19 @@ def board_at(position, store_dir, ruleset="kendall", options=None, rng=None,
     if setup:
         board.setup()
     return board
+
+
+def _save_at(position, store_dir, ruleset, options):
+    """Save a game standing at ``position`` in ``store_dir``, in a frame of
+    its own: the game is gone before the App that resumes it is made (a
+    small heap has no room for both)."""
+    from engine import Position
+    from engine.game import Game
+    from engine.rules import ruleset as make_ruleset
+    from firmware.store import Store
+    game = Game(make_ruleset(ruleset, **(options or {})), position=Position.parse(position))
+    game.opening = [1]
+    Store(str(store_dir)).save(game)
 
 
 class BoardSim:
