@@ -33,6 +33,7 @@ the same empty list and allocates nothing.
 
 import gc
 import os
+import sys
 
 try:
     from micropython import const
@@ -65,6 +66,13 @@ GAME_OVER = "game_over"
 MISMATCH = "mismatch"
 
 _NO_EVENTS = []              # returned by every step that has nothing to say
+
+
+def _collect():
+    """Collect the garbage on MicroPython, at a quiet moment, so the next
+    big allocation finds the heap in one piece; CPython frees as it goes."""
+    if sys.implementation.name == "micropython":
+        gc.collect()
 
 # Roles whose look changes with time: the frame is redrawn while one shows.
 _ANIMATED = {}
@@ -100,7 +108,7 @@ class App:
         cfg, messages = _config.validate(config)
         _config = None
         unload("firmware.config")        # the checks are needed only here
-        gc.collect()                     # their room back before the App is built
+        _collect()                       # their room back before the App is built
         self.config = cfg
         self._queue = []                 # events to hand out on the next step
         if messages:
@@ -462,7 +470,6 @@ class App:
         self._emit({"event": "throw", "side": game.position.turn, "value": t.value,
                     "sticks": list(t.sticks), "moves": [m.text for m in moves]})
         self._save()          # a power cut must not give the player another throw
-        gc.collect()          # a quiet moment: the throw's garbage goes before the move
         if moves:
             self._enter_move(moves)
         else:
@@ -620,6 +627,8 @@ class App:
             self._store.save(self.game)
         except Exception as e:   # a full or failing flash must not stop the game
             self._emit({"event": "notice", "message": "could not save the game (%s)" % (e,)})
+        _collect()               # a quiet moment, next to the flash write: the
+        #                          garbage of the throw or move goes now
 
     def _render(self, now_ms):
         """Let the lights turn every LED's role into colours; the roles are
