@@ -1,0 +1,95 @@
+"""What tests/mp/test_scenarios_mp.py's two halves share: the folder for
+each test's saved game, chattering and sliding hands, and a whole game
+played by random choice. Stays loaded while the halves come and go."""
+
+import os
+
+from board_sim import OFF, BoardSim
+from engine.sticks import XorShift
+from firmware.recognise import bit
+
+STORE = None                 # set by tests/mp/test_scenarios_mp.py
+_dirs = [0]
+
+
+def folder():
+    """A fresh empty folder under STORE for one test's saved game."""
+    _dirs[0] += 1
+    path = "%s/s%d" % (STORE, _dirs[0])
+    os.mkdir(path)
+    return path
+
+
+class Hands(BoardSim):
+    """Chattering switches (1-8 ms, scanned every ms) and sliding pieces."""
+
+    def __init__(self, chatter=None, slide=False, **kwargs):
+        BoardSim.__init__(self, **kwargs)
+        self.chatter = chatter
+        self.slide = slide
+        self.bounces = 0
+
+    def _switch(self, square, closed):
+        rnd = self.chatter
+        if rnd is not None:
+            tick = self.tick_ms
+            self.tick_ms = 1
+            left = 1 + rnd.randrange(8)
+            while left > 0:
+                self.occ ^= bit(square)
+                self.bounces += 1
+                d = min(1 + rnd.randrange(3), left)
+                self.wait(d)
+                left -= d
+            self.tick_ms = tick
+        if closed:
+            self.occ |= bit(square)
+        else:
+            self.occ &= ~bit(square)
+
+    def lift(self, *squares, ms=60):
+        for s in squares:
+            self._switch(s, False)
+            self.wait(ms)
+        return self
+
+    def place(self, *squares, ms=60):
+        for s in squares:
+            self._switch(s, True)
+            self.wait(ms)
+        return self
+
+    def play(self, move, via=True):
+        if self.slide and not move.capture and move.to != OFF:
+            self.lift(move.origin)
+            step = 1 if move.to > move.origin else -1
+            for s in range(move.origin + step, move.to, step):
+                if not self.occ & bit(s):
+                    self.place(s, ms=30).lift(s, ms=30)
+            if via and move.to != move.final:
+                self.place(move.to).lift(move.to)
+            if move.final != OFF:
+                self.place(move.final)
+            return self.wait()
+        return BoardSim.play(self, move, via)
+
+
+def play_game(board, seed, max_actions=3000):
+    choose = XorShift(seed + 1000)
+    board.setup()
+    for action in range(max_actions):
+        state = board.app.state
+        if state == "game_over":
+            return
+        if state == "opening" or state == "throw":
+            board.press()
+        elif state == "move":
+            moves = board.app.moves
+            board.play(moves[choose.randrange(len(moves))], via=action % 2 == 0)
+        else:
+            board.wait(500)
+        for e in board.events:
+            if e["event"] == "mismatch" or e["event"] == "notice":
+                raise AssertionError("%r" % (e,))
+        board.events = []              # the heap is small: forget what was said
+    raise AssertionError("the game did not end: %s" % board.app.state)
