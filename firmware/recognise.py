@@ -128,6 +128,7 @@ class Recogniser:
         self.moves = []
         self.occs = []                   # the occupancy of every board on the way
         self.infos = []                  # the rest of each, as _pack made it
+        self.count = 0                   # how many of them are this throw's
         self.origins = 0                 # squares of pieces with a legal move
         self.move = None
         self.extra = 0
@@ -141,17 +142,23 @@ class Recogniser:
         """A new throw: ``moves`` are the legal moves from occupancy ``base``."""
         self.base = base
         self.moves = moves
-        occs = []
-        infos = []
+        # The lists are kept from throw to throw and only ever grow: a throw
+        # allocates nothing for them once a throw with as many boards was seen.
+        occs = self.occs
+        infos = self.infos
+        n = 0
         origins = 0
         for k in range(len(moves)):
             move = moves[k]
             origins |= bit(move.origin)
             for st in move_states(move, base):
-                occs.append(st[0])
-                infos.append(_pack(k, st[1], st[2], st[3], st[4]))
-        self.occs = occs
-        self.infos = infos
+                if n == len(occs):
+                    occs.append(0)
+                    infos.append(0)
+                occs[n] = st[0]
+                infos[n] = _pack(k, st[1], st[2], st[3], st[4])
+                n += 1
+        self.count = n
         self.origins = origins
         self.move = None
         self.reset_touches()
@@ -207,7 +214,7 @@ class Recogniser:
         best_cond = -1
         done_moves = None
         occs = self.occs
-        for i in range(len(occs)):
+        for i in range(self.count):
             if occs[i] != occ:
                 continue
             st = _unpack(self.infos[i], self.moves)
