@@ -6,8 +6,6 @@ key alone falls back to its safe default; the rest of the file still counts.
 docs/config.md describes every key.
 """
 
-import json
-
 from firmware import unload
 from firmware.pins import PINMAP, BRIGHTNESS_CAP
 
@@ -128,21 +126,12 @@ def load(path=FILE):
     """Read and check config.json; return (config, messages). Never raises.
 
     A missing file is normal (a fresh board): defaults, no message. A file
-    that cannot be read or is not valid JSON: defaults and a message.
+    that cannot be read or is not valid JSON: defaults and a message. The
+    reading is firmware/config_check.py's, loaded for it (once, at start-up).
     """
+    from firmware.config_check import read
     try:
-        f = open(path)
-    except OSError as e:
-        if e.args and e.args[0] == 2:          # ENOENT: no config.json yet
-            return _copy(DEFAULTS), []
-        return _copy(DEFAULTS), ["config.json: could not be opened (%s); using the defaults" % e]
-    try:
-        try:
-            text = f.read()
-        finally:
-            f.close()
-        raw = json.loads(text)
-    except Exception as e:
-        return _copy(DEFAULTS), [
-            "config.json: is not valid JSON (%s); using the defaults" % (e,)]
-    return validate(raw)
+        return read(path)
+    finally:
+        read = None
+        unload("firmware.config_check")

@@ -3,8 +3,10 @@ problem (firmware/config.py's ``validate`` loads this only for a config
 that needs more than a glance; the wiring's checks are in
 firmware/config_hw.py)."""
 
+import json
+
 from firmware import unload
-from firmware.config import DEFAULTS, MODES, RULESETS, SCANNERS, SIDES, _copy, _same
+from firmware.config import DEFAULTS, MODES, RULESETS, SCANNERS, SIDES, _copy, _same, validate
 
 # key: (lowest, highest, what it counts) for the plain whole-number settings
 _NUMBERS = {
@@ -137,3 +139,23 @@ def check(raw, messages):
                     config["museum"][key] = _number(
                         "museum." + key, section[key], DEFAULTS["museum"][key], messages)
     return config
+
+
+def read(path):
+    """``firmware.config.load``: read and check config.json."""
+    try:
+        f = open(path)
+    except OSError as e:
+        if e.args and e.args[0] == 2:          # ENOENT: no config.json yet
+            return _copy(DEFAULTS), []
+        return _copy(DEFAULTS), ["config.json: could not be opened (%s); using the defaults" % e]
+    try:
+        try:
+            text = f.read()
+        finally:
+            f.close()
+        raw = json.loads(text)
+    except Exception as e:
+        return _copy(DEFAULTS), [
+            "config.json: is not valid JSON (%s); using the defaults" % (e,)]
+    return validate(raw)
