@@ -77,6 +77,7 @@ STYLES = {
     "setup": (BLUISH_GREEN, "breathe", LOW),
 }
 ROLES = tuple(sorted(STYLES))
+_WAVES = tuple(sorted(PATTERNS))   # a pattern's place here is its number in Lights
 
 ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
 
@@ -160,16 +161,18 @@ class Lights:
         self.max_channel_sum = int(spare * 255 // ma_per_channel) if spare > 0 else 0
         self.limited = False           # the last frame was scaled down for power
         self.changed = True            # the last frame differs from the one before
-        # Each role's colour at its level and under the cap, worked out once.
+        # Each role's colour at its level and under the cap, worked out once,
+        # packed in one small int (no tuple per role): 0xRRGGBB, the pattern's
+        # place in _WAVES from bit 24, and bit 28 for the attract glow.
         self._styles = {}
         for role in STYLES:
             colour, pattern, level = STYLES[role]
             base = [c * level // 255 * cap // 255 for c in colour]
             if level and cap and max(base) == 0:
                 base[colour.index(max(colour))] = 1   # dim, never invisible
-            self._styles[role] = (base[0], base[1], base[2], PATTERNS[pattern],
-                                  role == "attract")
-        self._dark = self._styles[""]
+            self._styles[role] = ((base[0] << 16) | (base[1] << 8) | base[2]
+                                  | (_WAVES.index(pattern) << 24)
+                                  | ((1 << 28) if role == "attract" else 0))
         self._rgb = bytearray(3 * count)
         self.frame = [(0, 0, 0)] * count
 
@@ -182,19 +185,18 @@ class Lights:
         """
         rgb = self._rgb
         styles = self._styles
-        dark = self._dark
         count = self.count
         n = len(led_roles)
         total = 0
         for i in range(count):
-            style = styles.get(led_roles[i], dark) if i < n else dark
-            r = style[0]
-            g = style[1]
-            b = style[2]
+            style = styles.get(led_roles[i], 0) if i < n else 0
+            r = (style >> 16) & 255
+            g = (style >> 8) & 255
+            b = style & 255
             if r | g | b:
-                pattern = style[3]
+                pattern = PATTERNS[_WAVES[(style >> 24) & 15]]
                 if pattern[0] != _STEADY:
-                    t = now_ms - i * ATTRACT_STEP_MS if style[4] else now_ms
+                    t = now_ms - i * ATTRACT_STEP_MS if style & (1 << 28) else now_ms
                     w = wave(pattern, t)
                     if w != 255:
                         r = r * w // 255
