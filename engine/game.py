@@ -10,7 +10,7 @@
     'BWBWBWBWB.W................... W'
 """
 
-from engine.position import PositionError, BLACK, WHITE, OFF
+from engine.position import Position, PositionError, BLACK, WHITE, OFF, E
 from engine import sticks as _sticks
 
 
@@ -21,7 +21,7 @@ class Game:
         self.start = position if position is not None else rs.start()
         rs.check_position(self.start)
         self.position = self.start
-        self._plies = PlyLog()    # four bytes a move or pass: side, throw, origin, to
+        self._plies = PlyLog()    # five bytes a move or pass, see PlyLog
         self.opening = []         # opening throw values (K4, H4)
         self.throw = None         # the pending throw value, if any
         self.ended = None         # (winner or None for a draw, points) once over
@@ -68,7 +68,8 @@ class Game:
             found = move          # generated for this very position and throw
         else:
             found = self.ruleset.find_move(self.position, self.throw, move.text)
-        self._plies.append(self.position.turn, self.throw, found.origin, found.to)
+        self._plies.append(self.position.turn, self.throw, found.origin, found.to,
+                           found.final, found.capture)
         self.position = found.after
         self.throw = None
         winner = self.ruleset.winner(self.position)
@@ -82,7 +83,7 @@ class Game:
             raise PositionError("throw the sticks before passing")
         if self.legal_moves():
             raise PositionError("a legal move exists; passing is not allowed")
-        self._plies.append(self.position.turn, self.throw, 0, 0)
+        self._plies.append(self.position.turn, self.throw, 0, 0, 0, False)
         if self.ruleset.no_move == "end":
             self.ended = self._scored_end()
         else:
@@ -101,19 +102,28 @@ class Game:
         """Take back the last move or pass; return its history entry
         (side, throw, move text or None, position before).
 
-        Only the throws and squares of each ply are kept (a long game must fit
-        the Pico's heap), so the position before is found by replaying.
+        The move is reversed from the log (where the piece came to rest, and
+        whether it captured): no replay, so a takeback late in a long game
+        costs the Pico's heap nothing but the new position.
         """
         if not self._plies:
             raise PositionError("nothing to undo")
-        entry = None
-        for entry in self.plies():
-            pass
+        side, throw, origin, to = self._plies[-1]
+        final, capture = self._plies.rest(-1)
+        cells = self.position.cells
+        if origin:
+            cells = bytearray(cells)
+            if final != OFF:
+                cells[final] = E                 # the mover leaves where it came to rest
+            if capture:
+                cells[to] = cells[origin]        # C6 undone: the captured piece goes back
+            cells[origin] = ord(side)
+            cells = bytes(cells)
         self._plies.pop()
-        self.position = entry[3]
+        self.position = Position(cells, side)
         self.throw = None
         self.ended = None
-        return entry
+        return side, throw, _move_text(origin, to), self.position
 
     def turns(self):
         """Yield (side, throw, move text or None) for each move and pass so far,
@@ -172,12 +182,15 @@ class Game:
 
 
 PLIES_PER_CHUNK = 32
+PLY_BYTES = 5
 
 
 class PlyLog:
-    """The plies of a game, four bytes each (side, throw, origin, to; origin 0
-    for a pass), in fixed 128-byte chunks: a long game needs neither much
-    memory nor one large contiguous block on a fragmented Pico heap."""
+    """The plies of a game, five bytes each: side, throw, origin, ``to``
+    (origin 0 for a pass), and where the mover came to rest with bit 7 set for
+    a capture (what undo needs to reverse the move).  Kept in fixed 160-byte
+    chunks: a long game needs neither much memory nor one large contiguous
+    block on a fragmented Pico heap."""
 
     def __init__(self):
         self.chunks = []
@@ -186,27 +199,35 @@ class PlyLog:
     def __len__(self):
         return self.count
 
-    def append(self, side, throw, origin, to):
+    def append(self, side, throw, origin, to, final, capture):
         slot = self.count % PLIES_PER_CHUNK
         if slot == 0:
-            self.chunks.append(bytearray(4 * PLIES_PER_CHUNK))
+            self.chunks.append(bytearray(PLY_BYTES * PLIES_PER_CHUNK))
         chunk = self.chunks[-1]
-        start = 4 * slot
+        start = PLY_BYTES * slot
         chunk[start] = ord(side)
         chunk[start + 1] = throw
         chunk[start + 2] = origin
         chunk[start + 3] = to
+        chunk[start + 4] = final | (0x80 if capture else 0)
         self.count += 1
 
-    def __getitem__(self, index):
-        """(side, throw, origin, to) of ply ``index``."""
+    def _at(self, index):
         if index < 0:
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError("ply index out of range")
-        chunk = self.chunks[index // PLIES_PER_CHUNK]
-        start = 4 * (index % PLIES_PER_CHUNK)
+        return self.chunks[index // PLIES_PER_CHUNK], PLY_BYTES * (index % PLIES_PER_CHUNK)
+
+    def __getitem__(self, index):
+        """(side, throw, origin, to) of ply ``index``."""
+        chunk, start = self._at(index)
         return chr(chunk[start]), chunk[start + 1], chunk[start + 2], chunk[start + 3]
+
+    def rest(self, index):
+        """(final square, captured?) of ply ``index``."""
+        chunk, start = self._at(index)
+        return chunk[start + 4] & 0x7F, bool(chunk[start + 4] & 0x80)
 
     def pop(self):
         entry = self[-1]

@@ -390,7 +390,7 @@ class App:
         board, so it goes too); the board then shows how to restore it."""
         game = self.game
         has_move = False
-        for entry in game.plies():          # one at a time: no list of the game
+        for entry in game.turns():          # read from the log: no replay
             if entry[2] is not None:
                 has_move = True
                 break

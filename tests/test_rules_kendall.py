@@ -191,3 +191,16 @@ def test_K11_a_capture_on_26_swaps_then_moves_on_to_29():
     # origin, and the mover still moves on from the House of Happiness
     result = moves(K, P("W", W=[23], B=[22, 26]), 3)
     assert result == {"23-26": P("B", W=[29], B=[22, 23]).text()}
+
+
+def test_undo_reverses_a_capture_that_moved_on_and_a_water_return():
+    # the log keeps where the mover came to rest and whether it captured, so
+    # undo reverses the move without replaying the game
+    for start, throw, text in ((P("W", W=[23], B=[22, 26]), 3, "23-26"),   # K11 after C6
+                               (P("W", W=[24, 14], B=[15]), 3, "24-27"),   # K12 to 13
+                               (P("W", W=[10], B=[12, 13, 14]), 3, "10-13")):  # K9
+        game = Game(ruleset(K), position=start)
+        game.set_throw(throw)
+        game.play(text)
+        entry = game.undo()
+        assert game.position == start and entry == ("W", throw, text, start)
