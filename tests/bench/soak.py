@@ -1,7 +1,7 @@
 """Soak test: a museum board left to the public for a day of simulated time.
 
     python tests/bench/soak.py [HOURS] [SEED] [STORE_DIR]
-    micropython -X heapsize=96k -c "import sys; sys.path[:0] = ['LIB']; import soak; soak.main(2)"
+    micropython -X heapsize=112k -c "import sys; sys.path[:0] = ['LIB']; import soak; soak.main(2)"
 
 Visitors come and go at random. A visitor mostly plays legal moves (read off
 ``app.moves`` and the App's roles, the way a person reads the lights), and
