@@ -54,7 +54,8 @@ def mid_game_positions(rs, count, seed):
     return found
 
 
-def random_game(rs, seed):
+def random_game(rs, seed, each_ply=None):
+    """Play a whole seeded random game; call ``each_ply()`` after every ply."""
     rng = XorShift(seed)
     game = Game(rs, rng)
     game.play_opening()
@@ -66,31 +67,24 @@ def random_game(rs, seed):
             game.play(moves[rng.randrange(len(moves))])
         else:
             game.pass_turn()
+        moves = None
+        if each_ply is not None:
+            each_ply()
     return game.ply_count
 
 
 def live_peak():
     """Most live heap (collected each ply) while playing one game of each ruleset."""
-    most = 0
-    for name in RULESETS:
-        rs = ruleset(name)
-        rng = XorShift(1)
-        game = Game(rs, rng)
-        game.play_opening()
-        while not game.is_over():
-            if game.throw is None:
-                game.throw_sticks()
-            moves = game.legal_moves()
-            if moves:
-                game.play(moves[rng.randrange(len(moves))])
-            else:
-                game.pass_turn()
-            moves = None
-            gc.collect()
-            most = max(most, gc.mem_alloc())
-        game = None
+    most = [0]
+
+    def sample():
         gc.collect()
-    return most
+        most[0] = max(most[0], gc.mem_alloc())
+
+    for name in RULESETS:
+        random_game(ruleset(name), 1, sample)
+        gc.collect()
+    return most[0]
 
 
 def main():
