@@ -158,10 +158,11 @@ class Move:
     the rest are read from one tuple, and ``after`` is built when first asked.
     """
 
+    _after = None                 # a class default: one attribute fewer to store per move
+
     def __init__(self, before, spec):
         self.before = before
         self.spec = spec          # (side, throw, origin, to, final, capture, again)
-        self._after = None
 
     @property
     def after(self):

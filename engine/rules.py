@@ -7,6 +7,7 @@ document, which quotes the two source texts.
 
 from engine.position import (
     Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, other)
+from engine.movegen import legal_moves as _legal_moves
 
 
 # The options a player may set, with the values each may take.
@@ -178,8 +179,7 @@ class Ruleset:
 
         Ordered by origin square, then destination (``off`` last).
         """
-        from engine.movegen import legal_moves
-        return legal_moves(self, position, throw)
+        return _legal_moves(self, position, throw)
 
     def find_move(self, position, throw, text):
         """The legal move written ``text``, or raise PositionError."""
