@@ -14,9 +14,9 @@ import random
 
 import pytest
 
-from board_sim import OFF, BoardSim, throws
+from board_sim import BoardSim, throws
+from mp.scenario_hands import Hands   # the same hands as on MicroPython
 from engine.sticks import XorShift
-from firmware.recognise import bit
 
 RULESETS = [
     ({"ruleset": "kendall"}, 3),
@@ -24,70 +24,6 @@ RULESETS = [
     ({"ruleset": "hungarian", "options": {"no_move": "end"}}, 5),
 ]
 FOLLOWED = ("throw", "start", "move", "pass", "game_over")
-
-
-class Hands(BoardSim):
-    """A board whose player slides pieces and whose switches chatter.
-
-    ``chatter``: a random.Random; every lift and place then flickers the
-    switch for 1 to 8 ms (scanned every millisecond meanwhile) before it
-    rests in its new state. ``slide``: a plain move is slid along the path,
-    each empty square on the way closing and opening under the magnet.
-    """
-
-    def __init__(self, chatter=None, slide=False, **kwargs):
-        BoardSim.__init__(self, **kwargs)
-        self.chatter = chatter
-        self.slide = slide
-        self.bounces = 0
-
-    def _switch(self, square, closed):
-        rnd = self.chatter
-        if rnd is not None:
-            tick = self.tick_ms
-            self.tick_ms = 1
-            left = rnd.randint(1, 8)             # contact chatter of 1..8 ms
-            while left > 0:
-                self.occ ^= bit(square)
-                self.bounces += 1
-                d = min(rnd.randint(1, 3), left)
-                self.wait(d)
-                left -= d
-            self.tick_ms = tick
-        if closed:
-            self.occ |= bit(square)
-        else:
-            self.occ &= ~bit(square)
-
-    def lift(self, *squares, ms=60):
-        for s in squares:
-            self._switch(s, False)
-            self.wait(ms)
-        return self
-
-    def place(self, *squares, ms=60):
-        for s in squares:
-            self._switch(s, True)
-            self.wait(ms)
-        return self
-
-    def slide_over(self, origin, to):
-        """The magnet passes over the empty squares between origin and to."""
-        step = 1 if to > origin else -1
-        for s in range(origin + step, to, step):
-            if not self.occ & bit(s):
-                self.place(s, ms=30).lift(s, ms=30)
-
-    def play(self, move, via=True):
-        if self.slide and not move.capture and move.to != OFF:
-            self.lift(move.origin)
-            self.slide_over(move.origin, move.to)
-            if via and move.to != move.final:    # onto 27 / 26, then on by hand
-                self.place(move.to).lift(move.to)
-            if move.final != OFF:
-                self.place(move.final)
-            return self.wait()
-        return BoardSim.play(self, move, via)
 
 
 def play_game(board, seed, max_actions=3000, on_action=None):

@@ -21,7 +21,15 @@ def folder():
 
 
 class Hands(BoardSim):
-    """Chattering switches (1-8 ms, scanned every ms) and sliding pieces."""
+    """A board whose player slides pieces and whose switches chatter (used by
+    the CPython scenarios too).
+
+    ``chatter``: a source of random numbers with ``randrange`` (random.Random
+    or XorShift); every lift and place then flickers the switch for 1 to 8 ms
+    (scanned every millisecond meanwhile) before it rests in its new state.
+    ``slide``: a plain move is slid along the path, each empty square on the
+    way closing and opening under the magnet.
+    """
 
     def __init__(self, chatter=None, slide=False, **kwargs):
         BoardSim.__init__(self, **kwargs)
@@ -59,13 +67,17 @@ class Hands(BoardSim):
             self.wait(ms)
         return self
 
+    def slide_over(self, origin, to):
+        """The magnet passes over the empty squares between origin and to."""
+        step = 1 if to > origin else -1
+        for s in range(origin + step, to, step):
+            if not self.occ & bit(s):
+                self.place(s, ms=30).lift(s, ms=30)
+
     def play(self, move, via=True):
         if self.slide and not move.capture and move.to != OFF:
             self.lift(move.origin)
-            step = 1 if move.to > move.origin else -1
-            for s in range(move.origin + step, move.to, step):
-                if not self.occ & bit(s):
-                    self.place(s, ms=30).lift(s, ms=30)
+            self.slide_over(move.origin, move.to)
             if via and move.to != move.final:
                 self.place(move.to).lift(move.to)
             if move.final != OFF:
