@@ -144,6 +144,28 @@ class BoardSim:
             self.place(final)
         return self.wait()
 
+    def play_to_the_end(self, choose, max_actions=3000, after_action=None):
+        """Play the whole game by hand: press to throw, make a move ``choose``
+        (anything with ``randrange``) picks, alternately straight to the final
+        square and via 27 / 26; call ``after_action(self)`` after each action.
+        Returns the number of moves made; raises if the game does not end."""
+        played = 0
+        for action in range(max_actions):
+            state = self.app.state
+            if state == "game_over":
+                return played
+            if state == "opening" or state == "throw":
+                self.press()
+            elif state == "move":
+                moves = self.app.moves
+                self.play(moves[choose.randrange(len(moves))], via=action % 2 == 0)
+                played += 1
+            else:
+                self.wait(500)
+            if after_action is not None:
+                after_action(self)
+        raise AssertionError("the game did not end: %s" % self.app.state)
+
     def set_board(self, occupancy, settle=True):
         self.occ = occupancy
         if settle:

@@ -10,21 +10,11 @@ def play_to_the_end(config, seed, max_actions=3000):
     rng = XorShift(seed)
     board = BoardSim(config=config, rng=rng)
     board.setup()
-    played = 0
-    for action in range(max_actions):
-        state = board.app.state
-        if state == "game_over":
-            break
-        if state in ("opening", "throw"):
-            board.press()
-        elif state == "move":
-            moves = board.app.moves
-            # alternate "straight to the final square" and "via 27 / 26"
-            board.play(moves[rng.randrange(len(moves))], via=action % 2 == 0)
-            played += 1
-        else:
-            board.wait(500)
-        assert board.events_of("mismatch") == [], board.events_of("mismatch")
+
+    def no_mismatch(b):
+        assert b.events_of("mismatch") == [], b.events_of("mismatch")
+
+    played = board.play_to_the_end(rng, max_actions, no_mismatch)
     assert board.app.state == "game_over"
     return board, played
 

@@ -29,22 +29,8 @@ FOLLOWED = ("throw", "start", "move", "pass", "game_over")
 def play_game(board, seed, max_actions=3000, on_action=None):
     """Play to the end by hand: press to throw, make a move the players'
     rng picks (half of them straight to the final square, half via 27/26)."""
-    choose = XorShift(seed + 1000)
     board.setup()
-    for action in range(max_actions):
-        state = board.app.state
-        if state == "game_over":
-            return
-        if state in ("opening", "throw"):
-            board.press()
-        elif state == "move":
-            moves = board.app.moves
-            board.play(moves[choose.randrange(len(moves))], via=action % 2 == 0)
-        else:
-            board.wait(500)
-        if on_action is not None:
-            on_action(board)
-    raise AssertionError("the game did not end: %s" % board.app.state)
+    board.play_to_the_end(XorShift(seed + 1000), max_actions, on_action)
 
 
 def story(board):

@@ -86,22 +86,13 @@ class Hands(BoardSim):
         return BoardSim.play(self, move, via)
 
 
+def _quiet(board):
+    for e in board.events:
+        if e["event"] == "mismatch" or e["event"] == "notice":
+            raise AssertionError("%r" % (e,))
+    board.events = []              # the heap is small: forget what was said
+
+
 def play_game(board, seed, max_actions=3000):
-    choose = XorShift(seed + 1000)
     board.setup()
-    for action in range(max_actions):
-        state = board.app.state
-        if state == "game_over":
-            return
-        if state == "opening" or state == "throw":
-            board.press()
-        elif state == "move":
-            moves = board.app.moves
-            board.play(moves[choose.randrange(len(moves))], via=action % 2 == 0)
-        else:
-            board.wait(500)
-        for e in board.events:
-            if e["event"] == "mismatch" or e["event"] == "notice":
-                raise AssertionError("%r" % (e,))
-        board.events = []              # the heap is small: forget what was said
-    raise AssertionError("the game did not end: %s" % board.app.state)
+    board.play_to_the_end(XorShift(seed + 1000), max_actions, _quiet)
