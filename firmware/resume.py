@@ -18,6 +18,7 @@ from engine.rules import parse_ruleset
 
 VERSION = 1
 _SPACE = " \t\r\n"
+_LONGEST = 96                # no value of a saved game is longer (a position: 34)
 _SCALAR = "+-.0123456789eEtrufalsn"
 
 
@@ -61,7 +62,7 @@ def _checked(step, a, b=None):
     """``step(a, b)``, any failure but a ValueError saying the save is damaged."""
     try:
         return step(a, b)
-    except ValueError:
+    except (ValueError, MemoryError):    # a full heap is not a damaged file
         raise
     except Exception as e:   # KeyError, TypeError, IndexError...
         raise ValueError("saved game is damaged (%s)" % (e,))
@@ -125,6 +126,9 @@ class _Reader:
                 if not self.buf:
                     break
             c = self.buf[self.i]
+            if len(token) >= _LONGEST:
+                raise ValueError("saved game is damaged (a value longer than %d characters)"
+                                 % _LONGEST)
             if quoted:
                 self.i += 1
                 token += c

@@ -25,6 +25,7 @@ File format (version 1)::
 ``throw`` is the throw still to be played, or null.
 """
 
+import gc
 import json
 import os
 
@@ -33,6 +34,7 @@ from firmware import unload
 VERSION = 1
 NAME = "game.json"
 TEMP = "game.tmp"
+BAD = "game.bad"             # an unreadable save, kept aside for a person to look at
 
 
 def join(folder, name):
@@ -153,26 +155,52 @@ class Store:
         """``(game, reason)``: the saved game, or None and why not.
 
         No saved game at all gives ``(None, None)``; an unreadable one gives
-        ``(None, "...")``. Never raises.
+        ``(None, "...")`` and is kept as ``game.bad`` (the new game's first
+        save would otherwise write over it). A heap too full to replay the
+        game is no reason to give it up: the load is tried once more after a
+        collection, and then the MemoryError goes to the caller (on the
+        board, a restart with an empty heap), the file untouched.
         """
         reasons = []
         for path in (self.path, self.temp):
             if not exists(path):
                 continue
             try:
-                f = open(path)
                 try:
-                    from firmware.resume import load_game
-                    return load_game(f), None     # replayed while it is read
-                finally:
-                    f.close()
-                    load_game = None
-                    unload("firmware.resume")     # read once, at start-up
+                    return self._read(path), None
+                except MemoryError:
+                    gc.collect()
+                    return self._read(path), None
+            except MemoryError:
+                raise
             except Exception as e:   # ValueError from json or the replay, OSError
                 reasons.append("%s: %s" % (path == self.path and NAME or TEMP, e))
         if reasons:
+            self._set_aside()
             return None, "; ".join(reasons)
         return None, None
+
+    def _read(self, path):
+        f = open(path)
+        try:
+            from firmware.resume import load_game
+            return load_game(f)              # replayed while it is read
+        finally:
+            f.close()
+            load_game = None
+            unload("firmware.resume")        # read once, at start-up
+
+    def _set_aside(self):
+        """Keep the unreadable save as game.bad (replacing an older one)."""
+        bad = join(self.folder, BAD)
+        for path in (self.path, self.temp):
+            if exists(path):
+                remove(bad)
+                try:
+                    os.rename(path, bad)
+                except OSError:
+                    pass
+                return
 
     def clear(self):
         remove(self.path)

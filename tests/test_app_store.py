@@ -54,6 +54,69 @@ def test_a_corrupt_save_file_starts_a_new_game_with_a_notice_event(tmp_path):
     assert board.app.position == "BWBWBWBWBW.................... W"
 
 
+def test_an_unreadable_save_is_kept_as_game_bad_before_the_new_game_is_saved(tmp_path):
+    damaged = '{"version": 1, "ruleset": "kendall", "start": 7}'
+    with open(os.path.join(str(tmp_path), "game.json"), "w") as f:
+        f.write(damaged)
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1))
+    board.setup().press().move(10, 11)              # the new game is saved
+    assert board.events_of("notice")[0]["message"] == "saved game unreadable, new game started"
+    with open(os.path.join(str(tmp_path), "game.bad")) as f:
+        assert f.read() == damaged
+    assert json.load(open(os.path.join(str(tmp_path), "game.json")))["history"] == [
+        ["W", 1, "10-11"]]
+
+
+def test_an_endless_value_in_a_save_is_damage_not_a_full_heap(tmp_path):
+    with open(os.path.join(str(tmp_path), "game.json"), "w") as f:
+        f.write('{"version": 1, "ruleset": "' + "k" * 5000 + '"}')
+    board = BoardSim(store_dir=str(tmp_path), rng=throws())
+    notice = board.step()[0]
+    assert notice["message"] == "saved game unreadable, new game started"
+    assert "longer than" in notice["reason"], notice
+
+
+def _short_of_memory(monkeypatch, failures):
+    """firmware.resume.load_game raising MemoryError ``failures`` times, as
+    it would in a heap too full to replay the game."""
+    import firmware.resume as resume
+    real = resume.load_game
+    left = [failures]
+
+    def load_game(f):
+        if left[0]:
+            left[0] -= 1
+            raise MemoryError("memory allocation failed, allocating 272 bytes")
+        return real(f)
+    monkeypatch.setattr(resume, "load_game", load_game)
+
+
+def test_a_heap_too_full_to_replay_the_save_once_is_collected_and_the_game_resumed(
+        tmp_path, monkeypatch):
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1))
+    board.setup().press().move(10, 11)
+    _short_of_memory(monkeypatch, 1)
+    again = BoardSim(store_dir=str(tmp_path), rng=throws())
+    assert again.app.position == board.app.position
+    assert again.events_of("notice") == [] and again.step() == []
+
+
+def test_a_heap_too_full_to_replay_the_save_never_gives_the_game_up(tmp_path, monkeypatch):
+    """No new game over the saved one: the MemoryError goes to the caller
+    (on the board, a restart with an empty heap) and the file stays."""
+    import pytest
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1))
+    board.setup().press().move(10, 11)
+    with open(os.path.join(str(tmp_path), "game.json")) as f:
+        saved = f.read()
+    _short_of_memory(monkeypatch, 2)
+    with pytest.raises(MemoryError):
+        BoardSim(store_dir=str(tmp_path), rng=throws())
+    with open(os.path.join(str(tmp_path), "game.json")) as f:
+        assert f.read() == saved
+    assert not os.path.exists(os.path.join(str(tmp_path), "game.bad"))
+
+
 def test_a_save_from_another_version_or_with_an_illegal_history_is_not_resumed(tmp_path):
     path = os.path.join(str(tmp_path), "game.json")
     for data in ({"version": 99},
