@@ -52,18 +52,10 @@ from firmware.lights import Lights, STYLES, PATTERNS
 from firmware.scan import Debouncer, Button
 from firmware.store import Store, ruleset_spec
 
-SQUARES = const(30)
-NOMOVE_MS = const(2000)      # how long "no legal move" is shown before the pass
-FRAME_MS = const(40)         # redraw period while something blinks or swells
+_SQUARES = const(30)
+_NOMOVE_MS = const(2000)     # how long "no legal move" is shown before the pass
+_FRAME_MS = const(40)        # redraw period while something blinks or swells
 
-SETUP = "setup"
-OPENING = "opening"
-THROW = "throw"
-MOVE = "move"
-NOMOVE = "nomove"
-TAKEBACK = "takeback"
-GAME_OVER = "game_over"
-MISMATCH = "mismatch"
 
 _NO_EVENTS = []              # returned by every step that has nothing to say
 
@@ -115,14 +107,14 @@ class App:
             self._queue.append({"event": "config", "messages": messages})
         self._rng = rng if rng is not None else default_rng()
         self._settle_ms = cfg["settle_ms"]
-        self._debouncer = Debouncer(SQUARES, cfg["debounce_scans"])
+        self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
         self._button = Button(long_ms=cfg["long_press_ms"], ticks_diff=ticks_diff)
         leds = cfg["leds"]
         self._lights = Lights(leds, cfg["brightness_cap"])
         self._stick_led = leds["sticks"]
         self._side_led = {BLACK: leds["side_black"], WHITE: leds["side_white"]}
         self._led_roles = [""] * leds["count"]
-        self.roles = [""] * SQUARES
+        self.roles = [""] * _SQUARES
         self.frame = self._lights.render(0, self._led_roles)
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
         self._computer = None            # firmware.computer.Computer in "computer" mode
@@ -181,8 +173,8 @@ class App:
 
     @property
     def state(self):
-        if self._mismatch is not None and self._state in (OPENING, THROW, MOVE):
-            return MISMATCH
+        if self._mismatch is not None and self._state in ("opening", "throw", "move"):
+            return "mismatch"
         return self._state
 
     @property
@@ -201,7 +193,7 @@ class App:
     @property
     def moves(self):
         """The legal moves of the pending throw (engine Move objects)."""
-        return self._recogniser.moves if self._state == MOVE else []
+        return self._recogniser.moves if self._state == "move" else []
 
     # -- the step ------------------------------------------------------------
 
@@ -218,7 +210,7 @@ class App:
             self._queue = []
         if self._changed_at is None:
             self._changed_at = now_ms
-            self._frame_at = now_ms - FRAME_MS
+            self._frame_at = now_ms - _FRAME_MS
         occ = self._debouncer.update(occupancy)
         if occ != self._occ:
             old = self._occ
@@ -235,10 +227,10 @@ class App:
                 self._long_press()
             else:
                 self._short_press()
-        if self._state == NOMOVE and ticks_diff(now_ms, self._nomove_at) >= NOMOVE_MS:
+        if self._state == "nomove" and ticks_diff(now_ms, self._nomove_at) >= _NOMOVE_MS:
             self._lose_turn()
         self._mode_tick(now_ms)
-        if self._dirty or (self._animated and ticks_diff(now_ms, self._frame_at) >= FRAME_MS):
+        if self._dirty or (self._animated and ticks_diff(now_ms, self._frame_at) >= _FRAME_MS):
             self._render(now_ms)
         events = self._events
         if events is None:
@@ -280,7 +272,7 @@ class App:
     def _board_changed(self, old, occ):
         """A debounced change: follow the hands at once, judge only at rest."""
         state = self._state
-        if state == MOVE:
+        if state == "move":
             r = self._recogniser
             r.record(old, occ)
             if self._mismatch is None:
@@ -288,25 +280,25 @@ class App:
                 if verdict == rec.MISMATCH or verdict == rec.DONE:
                     r.classify(r.base, self.roles)    # judged when at rest
             self._dirty = True
-        elif state == SETUP or state == TAKEBACK:
+        elif state == "setup" or state == "takeback":
             self._lifted |= old & ~occ
             self._show_restore()
 
     def _board_settled(self):
         state = self._state
         occ = self._occ
-        if state == SETUP or state == TAKEBACK:
+        if state == "setup" or state == "takeback":
             if self._show_restore():
                 self._board_ready()
             else:
                 self._report_setup()
-        elif state == OPENING or state == THROW:
+        elif state == "opening" or state == "throw":
             expected = self.game.position.occupancy()
             if occ == expected:
                 self._resolve()
             else:
                 self._report_mismatch(occ & ~expected, expected & ~occ)
-        elif state == MOVE:
+        elif state == "move":
             r = self._recogniser
             verdict = r.classify(occ, self.roles)
             self._dirty = True
@@ -323,23 +315,23 @@ class App:
         if self._computer is not None and self._computer.throws_now():
             self._emit({"event": "notice", "message": "throw ignored: the computer throws for itself"})
             return
-        if state == OPENING or state == THROW:
+        if state == "opening" or state == "throw":
             if self._occ != self.game.position.occupancy() or self._mismatch is not None:
                 self._emit({"event": "notice",
                             "message": "throw ignored: the board does not match the game"})
                 return
-            if state == OPENING:
+            if state == "opening":
                 self._opening_throw()
             else:
                 self._throw()
-        elif state == MOVE:
+        elif state == "move":
             # A throw is never split or replaced (C4): finish the move first.
             self._emit({"event": "notice", "message": "throw ignored: finish the move first"})
-        elif state == NOMOVE:
+        elif state == "nomove":
             self._lose_turn()             # acknowledged: no need to wait
 
     def _long_press(self):
-        if self._state == GAME_OVER or self._state == SETUP:
+        if self._state == "game_over" or self._state == "setup":
             self._new_game(self._next_rs)
         else:
             self._long_press_takeback()
@@ -347,7 +339,7 @@ class App:
     # -- setup check and takeback ---------------------------------------------
 
     def _enter_setup(self):
-        self._state = SETUP
+        self._state = "setup"
         self._target = self.game.position.occupancy()
         self._swaps = 0
         self._lifted = 0
@@ -394,7 +386,7 @@ class App:
             if entry[2] is not None:
                 has_move = True
                 break
-        if not has_move or self._state in (SETUP, GAME_OVER):
+        if not has_move or self._state in ("setup", "game_over"):
             self._emit({"event": "notice", "message": "nothing to take back"})
             return
         before = game.position
@@ -406,11 +398,11 @@ class App:
         self._save()
         self._emit({"event": "undo", "side": entry[0], "move": entry[2],
                     "position": self.position, "throw": entry[1]})
-        self._state = TAKEBACK
+        self._state = "takeback"
         after = game.position
         self._target = after.occupancy()
         swaps = 0
-        for s in range(1, SQUARES + 1):
+        for s in range(1, _SQUARES + 1):
             if before.cells[s] != after.cells[s] and before.at(s) != "." and after.at(s) != ".":
                 swaps |= rec.bit(s)
         self._swaps = swaps
@@ -423,7 +415,7 @@ class App:
     # -- the opening (K4, H4) ------------------------------------------------
 
     def _enter_opening(self):
-        self._state = OPENING
+        self._state = "opening"
         self._player = 1
         self.sticks = None
         rec.clear(self.roles)
@@ -456,7 +448,7 @@ class App:
         return t
 
     def _enter_throw(self):
-        self._state = THROW
+        self._state = "throw"
         self._mismatch = None
         rec.clear(self.roles)
         self._dirty = True
@@ -473,7 +465,7 @@ class App:
         if moves:
             self._enter_move(moves)
         else:
-            self._state = NOMOVE
+            self._state = "nomove"
             self._nomove_at = self._now
             rec.clear(self.roles)
 
@@ -483,12 +475,12 @@ class App:
         if moves is None:
             moves = game.legal_moves()
         if not moves:
-            self._state = NOMOVE
+            self._state = "nomove"
             self._nomove_at = self._now
             rec.clear(self.roles)
             self._dirty = True
             return
-        self._state = MOVE
+        self._state = "move"
         self._mismatch = None
         self._recogniser.begin(game.position.occupancy(), moves)
         self._recogniser.classify(self._occ, self.roles)
@@ -537,12 +529,12 @@ class App:
         self._enter_game_over()
 
     def _enter_game_over(self):
-        self._state = GAME_OVER
+        self._state = "game_over"
         self._mismatch = None
         rec.clear(self.roles)
         # H15: the winner's score, shown as that many lit squares from square 1.
         score = self.game.score or 0
-        for i in range(min(score, SQUARES)):
+        for i in range(min(score, _SQUARES)):
             self.roles[i] = "winner"
         self._dirty = True
 
@@ -559,7 +551,7 @@ class App:
     def _resolve(self):
         if self._mismatch is not None:
             self._mismatch = None
-            if self._state != MOVE:
+            if self._state != "move":
                 rec.clear(self.roles)
             self._dirty = True
             self._emit({"event": "resolved"})
@@ -601,7 +593,7 @@ class App:
         """Hook for the other modes of config["mode"], called every step.
 
         "two_players" needs nothing here. A "computer" mode would throw for
-        its side when ``self._state == THROW`` and, in MOVE, light its chosen
+        its side when ``self._state == "throw"`` and, in "move", light its chosen
         move with the roles "computer_from"/"computer_to" (the recogniser
         then accepts that move as any other). A "museum" mode would count
         idle time from ``self._changed_at`` and the last press, show an
@@ -642,7 +634,7 @@ class App:
         led = self._led_roles
         roles = self.roles
         animated = False
-        for i in range(SQUARES):
+        for i in range(_SQUARES):
             role = roles[i]
             led[i] = role
             if role in _ANIMATED:
@@ -665,18 +657,18 @@ class App:
     def _side_roles(self):
         """The two side LEDs: whose throw, no move, the winner."""
         state = self._state
-        if state == SETUP:
+        if state == "setup":
             return "", ""
-        if state == OPENING:
+        if state == "opening":
             # The opening has players, not colours yet: player 1 throws at
             # the black light, player 2 at the white one (K4, H4).
             return ("turn", "") if self._player == 1 else ("", "turn")
-        if state == GAME_OVER:
+        if state == "game_over":
             winner = self.game.winner
             if winner is None:
                 return "winner", "winner"          # H14/H15 drawn score
             return ("winner", "") if winner == BLACK else ("", "winner")
-        role = "nomove" if state == NOMOVE else "turn"
+        role = "nomove" if state == "nomove" else "turn"
         turn = self.game.position.turn
         return (role, "") if turn == BLACK else ("", role)
 

@@ -17,25 +17,18 @@ except ImportError:
 
 from firmware import pins
 
-# -- palette --------------------------------------------------------------------
+# -- palette and levels -----------------------------------------------------------
 # Okabe-Ito colours converted to linear light (gamma 2.2, since an LED has no
 # gamma curve) and scaled so the strongest channel is 255; a role's level then
-# sets how bright it looks.
-BLUE = (0, 95, 255)
-SKY_BLUE = (28, 146, 255)
-BLUISH_GREEN = (0, 255, 126)
-ORANGE = (255, 113, 0)
-VERMILLION = (255, 41, 0)
-YELLOW = (255, 228, 15)
-REDDISH_PURPLE = (255, 80, 163)
-WHITE = (255, 255, 255)
-OFF = (0, 0, 0)
-
-# -- brightness levels (share of the cap) ---------------------------------------
-FULL = const(255)
-HIGH = const(150)
-MID = const(80)
-LOW = const(36)
+# sets how bright it looks. The colours are written into STYLES below by
+# value (a name per colour would cost the Pico's heap a name each):
+#   blue (0, 95, 255)        sky blue (28, 146, 255)   bluish green (0, 255, 126)
+#   orange (255, 113, 0)     vermillion (255, 41, 0)   yellow (255, 228, 15)
+#   reddish purple (255, 80, 163)                       white (255, 255, 255)
+_FULL = const(255)       # brightness levels (share of the cap)
+_HIGH = const(150)
+_MID = const(80)
+_LOW = const(36)
 
 # -- blink patterns -------------------------------------------------------------
 # A pattern is (kind, period_ms, data). "steps": data are the times within the
@@ -58,37 +51,37 @@ PATTERNS = {
 
 # role: (colour, pattern, level); every (pattern, level) pair is used once.
 STYLES = {
-    "": (OFF, "steady", 0),
-    "movable": (BLUE, "steady", MID),
-    "lifted": (SKY_BLUE, "breathe", MID),
-    "target": (BLUISH_GREEN, "steady", HIGH),
-    "put": (SKY_BLUE, "slow", FULL),
-    "take": (ORANGE, "double", FULL),
-    "error": (VERMILLION, "fast", FULL),
-    "missing": (YELLOW, "blip", FULL),
-    "computer_from": (REDDISH_PURPLE, "wave", HIGH),   # unlike lifted's slow swell
-    "computer_to": (REDDISH_PURPLE, "slow", MID),
-    "turn": (YELLOW, "breathe", HIGH),
-    "nomove": (VERMILLION, "slow", HIGH),
-    "winner": (YELLOW, "wave", FULL),
-    "stick_white": (WHITE, "steady", FULL),
-    "stick_black": (ORANGE, "steady", LOW),
-    "attract": (SKY_BLUE, "glow", HIGH),
-    "setup": (BLUISH_GREEN, "breathe", LOW),
+    "": ((0, 0, 0), "steady", 0),
+    "movable": ((0, 95, 255), "steady", _MID),                 # blue
+    "lifted": ((28, 146, 255), "breathe", _MID),               # sky blue
+    "target": ((0, 255, 126), "steady", _HIGH),                # bluish green
+    "put": ((28, 146, 255), "slow", _FULL),                    # sky blue
+    "take": ((255, 113, 0), "double", _FULL),                  # orange
+    "error": ((255, 41, 0), "fast", _FULL),                    # vermillion
+    "missing": ((255, 228, 15), "blip", _FULL),                # yellow
+    "computer_from": ((255, 80, 163), "wave", _HIGH),          # reddish purple,
+    #                                                            unlike lifted's slow swell
+    "computer_to": ((255, 80, 163), "slow", _MID),             # reddish purple
+    "turn": ((255, 228, 15), "breathe", _HIGH),                # yellow
+    "nomove": ((255, 41, 0), "slow", _HIGH),                   # vermillion
+    "winner": ((255, 228, 15), "wave", _FULL),                 # yellow
+    "stick_white": ((255, 255, 255), "steady", _FULL),         # white
+    "stick_black": ((255, 113, 0), "steady", _LOW),            # orange
+    "attract": ((28, 146, 255), "glow", _HIGH),                # sky blue
+    "setup": ((0, 255, 126), "breathe", _LOW),                 # bluish green
 }
-ROLES = tuple(sorted(STYLES))
 _WAVES = tuple(sorted(PATTERNS))   # a pattern's place here is its number in Lights
 
-ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
+_ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
 
 # -- power ----------------------------------------------------------------------
 # The figures are firmware/pins.py's, worked out in docs/hardware.md: each
 # channel draws LED_MA_PER_CHANNEL at 255, each LED LED_IDLE_MA when dark, the
 # rest of the board BOARD_MA, and we plan to 80 % of the supply's rating.
-USB_MA = const(500)
+_USB_MA = const(500)
 
 
-def budget_ma(supply_ma=USB_MA):
+def budget_ma(supply_ma=_USB_MA):
     """Current the whole board may draw from a supply rated ``supply_ma``."""
     return supply_ma * 4 // 5
 
@@ -144,20 +137,15 @@ class Lights:
         if cap < 0 or cap > 255:
             raise ValueError("brightness cap must be 0..255")
         self.count = count
-        self.cap = cap
         if ma_per_channel is None:
             ma_per_channel = pins.LED_MA_PER_CHANNEL
         if idle_ma is None:
             idle_ma = pins.LED_IDLE_MA
         if board_ma is None:
             board_ma = pins.BOARD_MA
-        self.ma_per_channel = ma_per_channel
-        self.idle_ma = idle_ma
-        self.board_ma = board_ma
-        self.budget_ma = budget_ma(leds_config.get("supply_ma", USB_MA))
         # The largest sum of all channel values (0..255 each) of one frame with
         # sum * ma_per_channel / 255 + idle_ma * count + board_ma <= budget.
-        spare = self.budget_ma - board_ma - idle_ma * count
+        spare = budget_ma(leds_config.get("supply_ma", _USB_MA)) - board_ma - idle_ma * count
         self.max_channel_sum = int(spare * 255 // ma_per_channel) if spare > 0 else 0
         self.limited = False           # the last frame was scaled down for power
         self.changed = True            # the last frame differs from the one before
@@ -196,7 +184,7 @@ class Lights:
             if r | g | b:
                 pattern = PATTERNS[_WAVES[(style >> 24) & 15]]
                 if pattern[0] != _STEADY:
-                    t = now_ms - i * ATTRACT_STEP_MS if style & (1 << 28) else now_ms
+                    t = now_ms - i * _ATTRACT_STEP_MS if style & (1 << 28) else now_ms
                     w = wave(pattern, t)
                     if w != 255:
                         r = r * w // 255
