@@ -47,10 +47,10 @@ except ImportError:
     def const(x):
         return x
 
-WIN = const(100000)        # a won game, far beyond any evaluation
+_WIN = const(100000)        # a won game, far beyond any evaluation
 BUDGET = const(300)        # level 4 default: nodes (move lists + evaluations)
-MAX_DEPTH = const(2)       # level 4: plies (not counting extra throws)
-EXTRA = const(0)           # level 4: extra throws (K5, H5) that do not use up a ply
+_MAX_DEPTH = const(2)       # level 4: plies (not counting extra throws)
+_EXTRA = const(0)           # level 4: extra throws (K5, H5) that do not use up a ply
 
 # The evaluation's weights, one per named feature, in tenths of a square of
 # progress along the path.  The features read the ruleset's options (safe
@@ -246,12 +246,12 @@ class Search:
         return _evaluate(self.t, position, self.side)
 
     def terminal(self, position):
-        """WIN/-WIN if the game is over (K16, H15), else None."""
+        """_WIN/-_WIN if the game is over (K16, H15), else None."""
         cells = position.cells
         if self.me not in cells:
-            return WIN
+            return _WIN
         if self.you not in cells:
-            return -WIN
+            return -_WIN
         return None
 
     def ended_by_no_move(self, position):
@@ -260,9 +260,9 @@ class Search:
         mine = rs.points(position, self.side)
         theirs = rs.points(position, _other(self.side))
         if mine > theirs:
-            return WIN // 2
+            return _WIN // 2
         if mine < theirs:
-            return -WIN // 2
+            return -_WIN // 2
         return 0
 
     def chance(self, position, depth, extra=0):
@@ -391,7 +391,7 @@ LEVELS = {
     #         evaluation weights)
     2: (1, 0, None, RACE_WEIGHTS),
     3: (2, 0, None, RACE_WEIGHTS),
-    4: (MAX_DEPTH, EXTRA, BUDGET, WEIGHTS),
+    4: (_MAX_DEPTH, _EXTRA, BUDGET, WEIGHTS),
 }
 
 

@@ -10,6 +10,12 @@
     'BWBWBWBWB.W................... W'
 """
 
+try:
+    from micropython import const
+except ImportError:
+    def const(x):
+        return x
+
 from engine.position import Position, PositionError, BLACK, WHITE, OFF, E
 from engine import sticks as _sticks
 
@@ -181,8 +187,8 @@ class Game:
         return from_record(cls, text)
 
 
-PLIES_PER_CHUNK = 32
-PLY_BYTES = 5
+_PLIES_PER_CHUNK = const(32)
+_PLY_BYTES = const(5)
 
 
 class PlyLog:
@@ -200,11 +206,11 @@ class PlyLog:
         return self.count
 
     def append(self, side, throw, origin, to, final, capture):
-        slot = self.count % PLIES_PER_CHUNK
+        slot = self.count % _PLIES_PER_CHUNK
         if slot == 0:
-            self.chunks.append(bytearray(PLY_BYTES * PLIES_PER_CHUNK))
+            self.chunks.append(bytearray(_PLY_BYTES * _PLIES_PER_CHUNK))
         chunk = self.chunks[-1]
-        start = PLY_BYTES * slot
+        start = _PLY_BYTES * slot
         chunk[start] = ord(side)
         chunk[start + 1] = throw
         chunk[start + 2] = origin
@@ -217,7 +223,7 @@ class PlyLog:
             index += self.count
         if not 0 <= index < self.count:
             raise IndexError("ply index out of range")
-        return self.chunks[index // PLIES_PER_CHUNK], PLY_BYTES * (index % PLIES_PER_CHUNK)
+        return self.chunks[index // _PLIES_PER_CHUNK], _PLY_BYTES * (index % _PLIES_PER_CHUNK)
 
     def __getitem__(self, index):
         """(side, throw, origin, to) of ply ``index``."""
@@ -232,7 +238,7 @@ class PlyLog:
     def pop(self):
         entry = self[-1]
         self.count -= 1
-        if self.count % PLIES_PER_CHUNK == 0:
+        if self.count % _PLIES_PER_CHUNK == 0:
             self.chunks.pop()
         return entry
 

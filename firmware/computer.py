@@ -35,9 +35,9 @@ from firmware import ticks_diff
 from engine.position import BLACK, WHITE, OFF
 from engine.sticks import XorShift
 
-SQUARES = const(30)
-PAUSE_MS = const(1000)   # the computer rests this long before it throws
-SHOW_MS = const(700)     # its throw is shown this long before it chooses
+_SQUARES = const(30)
+_PAUSE_MS = const(1000)   # the computer rests this long before it throws
+_SHOW_MS = const(700)     # its throw is shown this long before it chooses
 
 MODES = ("two_players", "computer")   # what the "new" command may switch to
 SIDES = (BLACK, WHITE)
@@ -86,7 +86,7 @@ class Computer:
             if self._since is None:
                 self._since = now_ms
                 return
-            if ticks_diff(now_ms, self._since) < PAUSE_MS:
+            if ticks_diff(now_ms, self._since) < _PAUSE_MS:
                 return
             self._since = None
             self._throw(state)
@@ -138,7 +138,7 @@ class Computer:
             return
         if self.move is None:
             if (app._settled and app._mismatch is None and app._occ == r.base
-                    and ticks_diff(now_ms, self._thrown_at) >= SHOW_MS):
+                    and ticks_diff(now_ms, self._thrown_at) >= _SHOW_MS):
                 self._decide()
             return
         if app._dirty:
@@ -176,12 +176,12 @@ class Computer:
         ``computer_to``; ``put``/``take`` for side effects stay as they are."""
         roles = self.app.roles
         only_origin = False
-        for i in range(SQUARES):
+        for i in range(_SQUARES):
             role = roles[i]
             if role == "movable" or role == "lifted" or role == "computer_from":
                 roles[i] = "computer_from"
                 only_origin = True
-        for i in range(SQUARES):
+        for i in range(_SQUARES):
             role = roles[i]
             if role == "target":
                 roles[i] = "computer_to"

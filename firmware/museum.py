@@ -39,13 +39,9 @@ except ImportError:
 
 from firmware import ticks_diff
 
-SQUARES = const(30)
-SCENE_MS = const(2000)       # each scene of the how-to-play sequence
-SCENES = const(4)
-HOWTO = "howto"              # the App's state while the how-to plays
-
-# Commands a museum board still answers: they change nothing.
-READ_ONLY = ("state", "health", "hello")
+_SQUARES = const(30)
+_SCENE_MS = const(2000)       # each scene of the how-to-play sequence
+_SCENES = const(4)
 
 
 class Museum:
@@ -69,7 +65,7 @@ class Museum:
 
     def refuse(self, name):
         """Why command ``name`` is refused in museum mode, or None if it is not."""
-        if name in READ_ONLY:
+        if name in ("state", "health", "hello"):    # the commands that only read
             return None
         return ("museum mode: the serial line only reports, %s is refused; restart "
                 "the board holding the throw button (maintenance mode) to change it"
@@ -129,8 +125,8 @@ class Museum:
             # The setup check ended on a fresh game (the App only enters the
             # opening then): show how to play before the first throw.
             app._computer = None
-            app._state = HOWTO
-            self._state = HOWTO
+            app._state = "howto"          # the App's state while the how-to plays
+            self._state = "howto"
             self.howto_at = now_ms
             self._skipping = False
             app._emit({"event": "museum", "what": "howto"})
@@ -167,7 +163,7 @@ class Museum:
     def _attract_lights(self):
         led = self.app._led_roles
         for i in range(len(led)):
-            led[i] = "attract" if i < SQUARES else ""
+            led[i] = "attract" if i < _SQUARES else ""
         self.app._animated = True
 
     # -- reset --------------------------------------------------------------
@@ -200,10 +196,10 @@ class Museum:
             self._end_howto(True)
             return
         elapsed = ticks_diff(now_ms, self.howto_at)
-        if elapsed >= SCENE_MS * SCENES:
+        if elapsed >= _SCENE_MS * _SCENES:
             self._end_howto(False)
             return
-        scene = elapsed // SCENE_MS
+        scene = elapsed // _SCENE_MS
         if app._dirty or scene != self._scene:
             app._compose()
             self._scene = scene

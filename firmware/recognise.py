@@ -33,8 +33,8 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-SQUARES = const(30)
-OFF = const(31)          # engine.position.OFF: the piece leaves the board
+_SQUARES = const(30)
+_OFF = const(31)          # engine.position.OFF: the piece leaves the board
 
 # What ``Recogniser.classify`` found.
 WAIT = const(0)          # the board is as before the move; nothing to do yet
@@ -53,7 +53,7 @@ _ROLE_ORDER = ("movable", "lifted", "target", "take", "put")
 
 def bit(square):
     """The occupancy bit of square 1..30; 0 for "off the board" and 0."""
-    if 1 <= square <= SQUARES:
+    if 1 <= square <= _SQUARES:
         return 1 << (square - 1)
     return 0
 
@@ -79,8 +79,8 @@ def move_states(move, base):
     untouched board itself is not listed (it is the WAIT state).
     """
     o = move.origin
-    t = move.to if move.to != OFF else 0
-    f = move.final if move.final != OFF else 0
+    t = move.to if move.to != _OFF else 0
+    f = move.final if move.final != _OFF else 0
     capture = move.capture
     mover_places = [o, 0]
     if t and t != f:
@@ -135,8 +135,8 @@ class Recogniser:
         self.missing = 0
         self.lifted = 0                  # squares seen empty since the throw
         self._seq = 0
-        self._first_lift = [0] * (SQUARES + 1)   # sequence number, 0 = never
-        self._last_place = [0] * (SQUARES + 1)
+        self._first_lift = [0] * (_SQUARES + 1)   # sequence number, 0 = never
+        self._last_place = [0] * (_SQUARES + 1)
 
     def begin(self, base, moves):
         """A new throw: ``moves`` are the legal moves from occupancy ``base``."""
@@ -166,7 +166,7 @@ class Recogniser:
     def reset_touches(self):
         self.lifted = 0
         self._seq = 0
-        for i in range(SQUARES + 1):
+        for i in range(_SQUARES + 1):
             self._first_lift[i] = 0
             self._last_place[i] = 0
 
@@ -266,8 +266,8 @@ class Recogniser:
             m = st[3]
             c = st[4]
             o = move.origin
-            t = move.to if move.to != OFF else 0
-            f = move.final if move.final != OFF else 0
+            t = move.to if move.to != _OFF else 0
+            f = move.final if move.final != _OFF else 0
             if m == o:
                 marks[0] |= bit(o)                  # the piece still to move
                 marks[2] |= bit(t)
@@ -313,7 +313,7 @@ def _bits(n):
 
 
 def clear(roles):
-    for i in range(SQUARES):
+    for i in range(_SQUARES):
         if roles[i]:
             roles[i] = ""
 

@@ -15,7 +15,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-SQUARES = const(30)
+_SQUARES = const(30)
 
 
 class Debouncer:
@@ -27,8 +27,8 @@ class Debouncer:
     bytearray made here; ``update`` allocates nothing but small ints.
     """
 
-    def __init__(self, bits=SQUARES, scans=3):
-        if bits < 1 or bits > SQUARES:
+    def __init__(self, bits=_SQUARES, scans=3):
+        if bits < 1 or bits > _SQUARES:
             raise ValueError("bits must be 1..30")
         if scans < 1 or scans > 255:
             raise ValueError("scans must be 1..255")

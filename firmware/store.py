@@ -32,9 +32,6 @@ import os
 from firmware import unload
 
 VERSION = 1
-NAME = "game.json"
-TEMP = "game.tmp"
-BAD = "game.bad"             # an unreadable save, kept aside for a person to look at
 
 
 def join(folder, name):
@@ -124,8 +121,8 @@ class Store:
 
     def __init__(self, folder):
         self.folder = folder
-        self.path = join(folder, NAME)
-        self.temp = join(folder, TEMP)
+        self.path = join(folder, "game.json")
+        self.temp = join(folder, "game.tmp")
 
     def save(self, game):
         """Write the game atomically: temporary file, then rename over."""
@@ -174,7 +171,7 @@ class Store:
             except MemoryError:
                 raise
             except Exception as e:   # ValueError from json or the replay, OSError
-                reasons.append("%s: %s" % (path == self.path and NAME or TEMP, e))
+                reasons.append("%s: %s" % (path == self.path and "game.json" or "game.tmp", e))
         if reasons:
             self._set_aside()
             return None, "; ".join(reasons)
@@ -192,7 +189,7 @@ class Store:
 
     def _set_aside(self):
         """Keep the unreadable save as game.bad (replacing an older one)."""
-        bad = join(self.folder, BAD)
+        bad = join(self.folder, "game.bad")
         for path in (self.path, self.temp):
             if exists(path):
                 remove(bad)
