@@ -111,6 +111,7 @@ class App:
         self._button = Button(long_ms=cfg["long_press_ms"], ticks_diff=ticks_diff)
         leds = cfg["leds"]
         self._lights = Lights(leds, cfg["brightness_cap"])
+        unload("firmware.pins")          # its numbers are in the lights now
         self._stick_led = leds["sticks"]
         self._side_led = {BLACK: leds["side_black"], WHITE: leds["side_white"]}
         self._led_roles = [""] * leds["count"]
@@ -239,33 +240,15 @@ class App:
         return events
 
     def command(self, cmd):
-        """Carry out a serial command (a dict from protocol.parse_command)."""
-        self._events = None
-        name = cmd.get("cmd") if isinstance(cmd, dict) else None
-        why = self._museum and self._museum.refuse(name)
-        if why:
-            self._emit({"event": "error", "message": why})
-        elif name == "state":
-            self._emit(self.state_event())
-        elif name == "undo":
-            self._long_press_takeback()
-        elif name == "throw":
-            self._short_press()
-        elif name == "new":
-            self._command_new(cmd)
-        else:
-            self._emit({"event": "error", "message": "unknown command %r" % (name,)})
-        if self._dirty:
-            self._render(self._now)
-        events = self._events or []
-        self._events = None
-        return events
-
-    def state_event(self):
-        return {"event": "state", "position": self.position, "ruleset": self.ruleset,
-                "state": self.state, "turn": self.turn, "throw": self.throw,
-                "sticks": list(self.sticks) if self.sticks else None,
-                "roles": list(self.roles)}
+        """Carry out a serial command (a dict from protocol.parse_command).
+        Commands are rare: their code (firmware/commands.py) is loaded for
+        each and let go afterwards."""
+        from firmware.commands import command
+        try:
+            return command(self, cmd)
+        finally:
+            command = None
+            unload("firmware.commands")
 
     # -- inputs ---------------------------------------------------------------
 
@@ -334,7 +317,12 @@ class App:
         if self._state == "game_over" or self._state == "setup":
             self._new_game(self._next_rs)
         else:
-            self._long_press_takeback()
+            from firmware.commands import takeback     # rare: loaded for it
+            try:
+                takeback(self)
+            finally:
+                takeback = None
+                unload("firmware.commands")
 
     # -- setup check and takeback ---------------------------------------------
 
@@ -376,41 +364,6 @@ class App:
             self._enter_opening()
         else:
             self._enter_throw()
-
-    def _long_press_takeback(self):
-        """Take back the last move (a lost turn has nothing to take back on the
-        board, so it goes too); the board then shows how to restore it."""
-        game = self.game
-        has_move = False
-        for entry in game.turns():          # read from the log: no replay
-            if entry[2] is not None:
-                has_move = True
-                break
-        if not has_move or self._state in ("setup", "game_over"):
-            self._emit({"event": "notice", "message": "nothing to take back"})
-            return
-        before = game.position
-        entry = game.undo()
-        while entry[2] is None:
-            entry = game.undo()
-        game.set_throw(entry[1])           # the same throw, played again
-        self.sticks = sticks_for(entry[1], game.ruleset)
-        self._save()
-        self._emit({"event": "undo", "side": entry[0], "move": entry[2],
-                    "position": self.position, "throw": entry[1]})
-        self._state = "takeback"
-        after = game.position
-        self._target = after.occupancy()
-        swaps = 0
-        for s in range(1, _SQUARES + 1):
-            if before.cells[s] != after.cells[s] and before.at(s) != "." and after.at(s) != ".":
-                swaps |= rec.bit(s)
-        self._swaps = swaps
-        self._lifted = 0
-        self._mismatch = None
-        self._reported = None
-        self._settled = False
-        self._show_restore()
 
     # -- the opening (K4, H4) ------------------------------------------------
 
@@ -567,25 +520,6 @@ class App:
                     "position": self.position})
         self._enter_setup()
         self._check_now()
-
-    def _command_new(self, cmd):
-        name = cmd.get("ruleset", self._next_rs.name)
-        options = cmd.get("options", {} if "ruleset" in cmd else self._next_rs.options)
-        try:
-            if not isinstance(options, dict):
-                raise ValueError("options must be an object")
-            rs = make_ruleset(name, **options)
-        except Exception as e:
-            self._emit({"event": "error", "message": "new: %s" % (e,)})
-            return
-        if "mode" in cmd or "side" in cmd or "level" in cmd:
-            from firmware.computer import set_mode
-            why = set_mode(self, cmd)
-            if why is not None:
-                self._emit({"event": "error", "message": "new: " + why})
-                return
-        self._next_rs = rs
-        self._new_game(rs)
 
     # -- extension point -------------------------------------------------------
 

@@ -15,7 +15,6 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-from firmware import pins
 
 # -- palette and levels -----------------------------------------------------------
 # Okabe-Ito colours converted to linear light (gamma 2.2, since an LED has no
@@ -90,6 +89,7 @@ def estimate_ma(frame, ma_per_channel=None, idle_ma=None, board_ma=None):
     """Estimated current of the whole board showing ``frame``, in mA: every
     channel draws ``ma_per_channel`` at 255 and in proportion below, every LED
     ``idle_ma`` more, and the Pico and the rest of the board ``board_ma``."""
+    from firmware import pins
     if ma_per_channel is None:
         ma_per_channel = pins.LED_MA_PER_CHANNEL
     if idle_ma is None:
@@ -137,6 +137,7 @@ class Lights:
         if cap < 0 or cap > 255:
             raise ValueError("brightness cap must be 0..255")
         self.count = count
+        from firmware import pins      # read here only: the App lets it go afterwards
         if ma_per_channel is None:
             ma_per_channel = pins.LED_MA_PER_CHANNEL
         if idle_ma is None:

@@ -30,6 +30,9 @@ import sys
 
 STORE = sys.argv[1] if len(sys.argv) > 1 else None
 LIB = sys.argv[2] if len(sys.argv) > 2 else None
+# "HALF:NAME" runs that one story alone (a board is switched on for it);
+# "list" prints every story as HALF:NAME and runs none.
+ONLY = sys.argv[3] if len(sys.argv) > 3 else None
 for _p in ("tests", "."):
     if _p not in sys.path:
         sys.path.append(_p)
@@ -49,6 +52,11 @@ peak = [0]
 def check(name, fn, needs_store=False, args=()):
     if needs_store and not STORE:
         return
+    if ONLY == "list":
+        print("%s:%s" % (_half, name))
+        return
+    if ONLY is not None and ONLY != "%s:%s" % (_half, name):
+        return
     gc.collect()
     try:
         fn(*args)
@@ -66,6 +74,8 @@ def check(name, fn, needs_store=False, args=()):
 # Each half is loaded for its turn and forgotten afterwards: the script's own
 # code takes no more of the heap than the half running needs.
 for _half in ("scenario_stories", "scenario_games"):
+    if ONLY is not None and ONLY != "list" and not ONLY.startswith(_half + ":"):
+        continue
     __import__(_half).run(check)
     del sys.modules[_half]
     gc.collect()

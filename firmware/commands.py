@@ -1,0 +1,98 @@
+"""The App's rare paths: serial commands and the takeback.
+
+A board spends its life scanning and recognising moves; a command from the
+serial line or a long press for a takeback comes now and then. Their code is
+kept out of firmware/app.py so that it does not sit in the Pico's heap all
+day: ``App.command`` and ``App._long_press`` load this module for the one
+call and let it go again (``firmware.unload``). The functions work on the
+App's own state, as its methods did.
+"""
+
+from engine.rules import ruleset as make_ruleset
+from firmware import recognise as rec
+from firmware.app import sticks_for
+
+
+def command(app, cmd):
+    """Carry out a serial command (a dict from protocol.parse_command) and
+    return the events it gave. Malformed or refused: one error event."""
+    app._events = None
+    name = cmd.get("cmd") if isinstance(cmd, dict) else None
+    why = app._museum and app._museum.refuse(name)
+    if why:
+        app._emit({"event": "error", "message": why})
+    elif name == "state":
+        app._emit({"event": "state", "position": app.position, "ruleset": app.ruleset,
+                   "state": app.state, "turn": app.turn, "throw": app.throw,
+                   "sticks": list(app.sticks) if app.sticks else None,
+                   "roles": list(app.roles)})
+    elif name == "undo":
+        takeback(app)
+    elif name == "throw":
+        app._short_press()
+    elif name == "new":
+        _new(app, cmd)
+    else:
+        app._emit({"event": "error", "message": "unknown command %r" % (name,)})
+    if app._dirty:
+        app._render(app._now)
+    events = app._events or []
+    app._events = None
+    return events
+
+
+def takeback(app):
+    """Take back the last move (a lost turn has nothing to take back on the
+    board, so it goes too); the board then shows how to restore it."""
+    game = app.game
+    has_move = False
+    for entry in game.turns():          # read from the log: no replay
+        if entry[2] is not None:
+            has_move = True
+            break
+    if not has_move or app._state in ("setup", "game_over"):
+        app._emit({"event": "notice", "message": "nothing to take back"})
+        return
+    before = game.position
+    entry = game.undo()
+    while entry[2] is None:
+        entry = game.undo()
+    game.set_throw(entry[1])           # the same throw, played again
+    app.sticks = sticks_for(entry[1], game.ruleset)
+    app._save()
+    app._emit({"event": "undo", "side": entry[0], "move": entry[2],
+               "position": app.position, "throw": entry[1]})
+    app._state = "takeback"
+    after = game.position
+    app._target = after.occupancy()
+    swaps = 0
+    for s in range(1, 31):
+        if before.cells[s] != after.cells[s] and before.at(s) != "." and after.at(s) != ".":
+            swaps |= rec.bit(s)
+    app._swaps = swaps
+    app._lifted = 0
+    app._mismatch = None
+    app._reported = None
+    app._settled = False
+    app._show_restore()
+
+
+def _new(app, cmd):
+    """{"cmd": "new"} with an optional ruleset, options and computer mode."""
+    name = cmd.get("ruleset", app._next_rs.name)
+    options = cmd.get("options", {} if "ruleset" in cmd else app._next_rs.options)
+    try:
+        if not isinstance(options, dict):
+            raise ValueError("options must be an object")
+        rs = make_ruleset(name, **options)
+    except Exception as e:
+        app._emit({"event": "error", "message": "new: %s" % (e,)})
+        return
+    if "mode" in cmd or "side" in cmd or "level" in cmd:
+        from firmware.computer import set_mode
+        why = set_mode(app, cmd)
+        if why is not None:
+            app._emit({"event": "error", "message": "new: " + why})
+            return
+    app._next_rs = rs
+    app._new_game(rs)
