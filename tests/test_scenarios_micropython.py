@@ -1,73 +1,134 @@
 """The App's scenarios (tests/mp/test_scenarios_mp.py) on the MicroPython
-unix port, from .mpy files as the Pico runs them: once in a roomy heap, to
-prove the stories on the real MicroPython, and once inside the issue's
-96 KB, which the unix port (64-bit, so its objects are larger than the
-Pico's) does not reach yet: that run is an expected failure naming the
-figures measured, until the firmware fits. The script runs its single
-stories and its whole games as two halves, each loaded for its turn.
-Measured last: all 16 stories pass in 112K; in 96K all but the power cuts
-(a second App resuming the game beside the one playing it, some runs one
-more story on the edge); about 67 KB is live after the imports alone."""
+unix port, from .mpy files as the Pico runs them.
 
+Twice: all stories one after another in one roomy interpreter, and each
+story inside the issue's 96 KB heap in an interpreter of its own, the way a
+board is switched on for a game (the unix port is 64-bit, so its objects
+are larger than the Pico's, whose heap has about 200 KB free). There, a
+power-on that a story implies after its end (resuming the saved game) is a
+fresh interpreter too, and the power-cut stories are played one power-on at
+a time (tests/mp/scenario_power.py): the plug is pulled after every other
+action of a whole game, the next interpreter resumes the game from the
+folder and plays on to the end.
+"""
+
+import json
 import os
 import re
 import subprocess
 
 import pytest
 
-from mpyhelp import ROOT, compile_lib, tool
+from mpyhelp import compile_lib, tool
 
 SCRIPT = os.path.join("tests", "mp", "test_scenarios_mp.py")
-HALVES = [os.path.join("tests", "mp", name + ".py")
-          for name in ("scenario_hands", "scenario_stories", "scenario_games")]
+EXTRA = ["tests/board_sim.py", SCRIPT] + [
+    os.path.join("tests", "mp", name + ".py")
+    for name in ("scenario_hands", "scenario_stories", "scenario_games", "scenario_power")]
 ROOMY = "512K"
 TARGET = "96K"
+CUT_EVERY = 2
 
 
-def run(heap, tmp):
-    # The script is compiled to .mpy with the rest, as the firmware is: a
-    # script compiled at run time leaves its own heap more fragmented.
-    lib = compile_lib(os.path.join(str(tmp), "lib"), extra=["tests/board_sim.py", SCRIPT] + HALVES)
-    store = os.path.join(str(tmp), "store")
-    os.mkdir(store)
-    name = os.path.basename(SCRIPT)[:-3]
-    result = subprocess.run([tool("micropython"), "-X", "heapsize=" + heap, "-m", name, store, lib],
-                            cwd=lib, capture_output=True, text=True, timeout=300)
-    out = result.stdout + result.stderr
+def mp(lib, heap, module, *args):
+    result = subprocess.run([tool("micropython"), "-X", "heapsize=" + heap, "-m", module]
+                            + list(args), cwd=lib, capture_output=True, text=True, timeout=300)
+    return result.stdout + result.stderr
+
+
+def counts(out):
     lines = out.strip().splitlines()
     match = re.fullmatch(r"(\d+) passed, (\d+) failed", lines[-1] if lines else "")
-    return out, match
-
-
-def figure(out, words):
-    found = re.search(words + r": (\d+) bytes", out)
-    return int(found.group(1)) if found else None
+    return (int(match.group(1)), int(match.group(2))) if match else (0, 1)
 
 
 @pytest.fixture(scope="module")
-def roomy(tmp_path_factory):
-    return run(ROOMY, tmp_path_factory.mktemp("roomy"))
+def lib(tmp_path_factory):
+    # Every script is compiled to .mpy with the rest, as the firmware is: a
+    # script compiled at run time leaves its own heap more fragmented.
+    return compile_lib(tmp_path_factory.mktemp("lib"), extra=EXTRA)
+
+
+def folder(tmp_path, name):
+    path = tmp_path / name
+    path.mkdir()
+    return str(path)
+
+
+def stories(lib, tmp_path):
+    """[(HALF:NAME, args)] of every story the script has."""
+    out = mp(lib, ROOMY, "test_scenarios_mp", folder(tmp_path, "list"), lib, "list")
+    found = []
+    for line in out.splitlines():
+        if "\t" in line:
+            name, args = line.split("\t")
+            found.append((name, json.loads(args)))
+    assert len(found) >= 16, out
+    return found
 
 
 @pytest.mark.micropython
-def test_the_scenarios_pass_on_micropython_from_mpy_files(roomy):
-    out, match = roomy
+def test_the_scenarios_pass_on_micropython_from_mpy_files(lib, tmp_path):
+    out = mp(lib, ROOMY, "test_scenarios_mp", folder(tmp_path, "store"), lib)
     print(out)
-    assert match, out
-    assert match.group(2) == "0", out
-    assert int(match.group(1)) >= 16, out
+    passed, failed = counts(out)
+    assert failed == 0 and passed >= 16, out
+
+
+def power_cuts(lib, heap, store, config, seed):
+    """Play the power-cut story one power-on at a time; the number of cuts."""
+    label = config["ruleset"] + "".join(
+        ":%s=%s" % kv for kv in sorted((config.get("options") or {}).items()))
+    for power_on in range(2000):
+        out = mp(lib, heap, "scenario_power", store, lib, "cuts", label, str(seed),
+                 str(CUT_EVERY))
+        assert counts(out) == (1, 0), "power-on %d:\n%s" % (power_on, out)
+        if re.search(r"^over \d+$", out, re.M):
+            return power_on
+    raise AssertionError("the game did not end")
+
+
+def in_a_heap(lib, tmp_path, heap):
+    """Every story in ``heap``, each in an interpreter of its own: (lines
+    of figures, failures)."""
+    summary, failures = [], []
+    for n, (name, args) in enumerate(stories(lib, tmp_path)):
+        store = folder(tmp_path, "s%d" % n)
+        try:
+            if name.startswith("scenario_games:power_cuts"):
+                config, seed, _ = args
+                cuts = power_cuts(lib, heap, store, config, seed)
+                assert cuts > 50, (name, cuts)
+                summary.append("%s: %d power-ons" % (name, cuts + 1))
+                continue
+            out = mp(lib, heap, "test_scenarios_mp", store, lib, name)
+            assert counts(out) == (1, 0), out
+            for path in re.findall(r"^POWER-ON (.+)$", out, re.M):
+                again = mp(lib, heap, "scenario_power", path, lib, "resume")
+                assert counts(again) == (1, 0), again
+            found = re.search(r"high-water mark between tests: (\d+) bytes", out)
+            summary.append("%s: %s bytes after it" % (name, found.group(1) if found else "?"))
+        except AssertionError as e:
+            why = [ln for ln in str(e).splitlines() if ln.startswith(("FAIL", "MemoryError"))]
+            failures.append("%s (%s)" % (name, "; ".join(why) or str(e)[:200]))
+    return summary, failures
+
+
+# Measured last: 13 of the 17 stories pass inside 96K. The four that do not
+# each make a second App in one interpreter (a story's two boards, or a
+# power-on after a long game), and the App's attribute table, grown while it
+# is built, finds no 592 contiguous bytes. Fewer stories passing than this
+# is a regression and fails; all of them passing is the goal.
+FLOOR_96K = 13
 
 
 @pytest.mark.micropython
-def test_the_scenarios_fit_a_96k_heap(roomy, tmp_path):
-    out, match = run(TARGET, tmp_path)
-    if match and match.group(2) == "0":
-        return
-    failures = [line for line in out.splitlines() if line.startswith(("FAIL", "MemoryError"))]
-    roomy_out = roomy[0]
-    pytest.xfail("not inside a %s heap on the 64-bit unix port yet (%s); in a %s heap: "
-                 "%s bytes live after the imports, %s bytes at the high-water mark "
-                 "between tests" % (
-                     TARGET, failures[0] if failures else out.strip().splitlines()[-1:],
-                     ROOMY, figure(roomy_out, "heap after imports"),
-                     figure(roomy_out, "heap high-water mark between tests")))
+def test_every_story_runs_in_a_96k_heap_as_a_board_switched_on_for_it(lib, tmp_path):
+    summary, failures = in_a_heap(lib, tmp_path, TARGET)
+    print("\n".join(summary))
+    total = len(summary) + len(failures)
+    assert len(summary) >= FLOOR_96K, "only %d of %d stories pass in %s:\n%s" % (
+        len(summary), total, TARGET, "\n".join(failures))
+    if failures:
+        pytest.xfail("%d of %d stories pass in %s on the 64-bit unix port; not yet: %s" % (
+            len(summary), total, TARGET, " | ".join(f[:160] for f in failures)))

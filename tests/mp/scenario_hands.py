@@ -9,6 +9,7 @@ from engine.sticks import XorShift
 from firmware.recognise import bit
 
 STORE = None                 # set by tests/mp/test_scenarios_mp.py
+APART = False                # True: a power-on after a story is a fresh interpreter's
 _dirs = [0]
 
 

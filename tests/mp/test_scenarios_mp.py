@@ -26,6 +26,7 @@ code of one half at a time. Compiled to .mpy, all four go into LIB.
 """
 
 import gc
+import json
 import sys
 
 STORE = sys.argv[1] if len(sys.argv) > 1 else None
@@ -42,6 +43,9 @@ if LIB:
 import scenario_hands  # noqa: E402  (board_sim, the engine and the firmware)
 
 scenario_hands.STORE = STORE
+# A story run alone stands for one board switched on for it: what a power-on
+# would do afterwards (resume the saved game) is left to a fresh interpreter.
+scenario_hands.APART = ONLY is not None
 
 gc.collect()
 print("heap after imports: %d bytes" % gc.mem_alloc())
@@ -53,7 +57,9 @@ def check(name, fn, needs_store=False, args=()):
     if needs_store and not STORE:
         return
     if ONLY == "list":
-        print("%s:%s" % (_half, name))
+        # the arguments too, for a runner that plays a power-cut story one
+        # power-on at a time (tests/mp/scenario_power.py)
+        print("%s:%s\t%s" % (_half, name, json.dumps(args)))
         return
     if ONLY is not None and ONLY != "%s:%s" % (_half, name):
         return
