@@ -10,7 +10,7 @@ import scenario_hands
 from board_sim import BoardSim, throws
 from firmware.app import App
 from engine.sticks import XorShift
-from scenario_hands import Hands, _quiet, folder, play_game
+from scenario_hands import Hands, _quiet, folder, identity, play_game
 
 # -- whole games ----------------------------------------------------------------
 
@@ -62,19 +62,6 @@ def played(config, seed, chatter=None, slide=False, store_dir=None):
 def resumed(config, store):
     """The identity of the game a new App resumes from ``store``."""
     return identity(BoardSim(config=config, store_dir=store, rng=throws()).app.game)
-
-
-def identity(game):
-    """The game in a few small numbers and strings (a whole record would be
-    one big string, which a small heap may not have room for): the moves
-    and passes as a checksum over the plies, one at a time."""
-    check = 0
-    n = 0
-    for ply in game.plies():            # (side, throw, move text or None, ...)
-        n += 1
-        check = (check * 31 + hash("%s%d%s" % (ply[0], ply[1], ply[2]))) & 0x3FFFFFFF
-    return (game.ruleset.name, game.start.text(), len(game.opening), n, check,
-            game.position.text(), game.throw, game.ended)
 
 
 def whole_games_with_chatter_follow_the_clean_game(config, seed, slide=False):

@@ -97,3 +97,16 @@ def _quiet(board):
 def play_game(board, seed, max_actions=3000):
     board.setup()
     board.play_to_the_end(XorShift(seed + 1000), max_actions, _quiet)
+
+
+def identity(game):
+    """The game in a few small numbers and strings (a whole record would be
+    one big string, which a small heap may not have room for): the moves
+    and passes as a checksum over the plies, one at a time."""
+    check = 0
+    n = 0
+    for ply in game.plies():            # (side, throw, move text or None, ...)
+        n += 1
+        check = (check * 31 + hash("%s%d%s" % (ply[0], ply[1], ply[2]))) & 0x3FFFFFFF
+    return (game.ruleset.name, game.start.text(), len(game.opening), n, check,
+            game.position.text(), game.throw, game.ended)

@@ -31,18 +31,7 @@ sys.path.insert(0, LIB)
 from board_sim import BoardSim  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
-from scenario_hands import _quiet  # noqa: E402
-
-
-def identity(game):
-    """As in scenario_games: the game in a few numbers and strings."""
-    check = 0
-    n = 0
-    for ply in game.plies():
-        n += 1
-        check = (check * 31 + hash("%s%d%s" % (ply[0], ply[1], ply[2]))) & 0x3FFFFFFF
-    return [game.ruleset.name, game.start.text(), len(game.opening), n, check,
-            game.position.text(), game.throw, game.ended]
+from scenario_hands import _quiet, identity  # noqa: E402
 
 
 def read(name):
