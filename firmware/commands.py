@@ -8,9 +8,16 @@ call and let it go again (``firmware.unload``). The functions work on the
 App's own state, as its methods did.
 """
 
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
 from engine.rules import ruleset as make_ruleset
 from firmware import recognise as rec
 from firmware.app import sticks_for
+
+_SQUARES = const(30)
 
 
 def command(app, cmd):
@@ -66,7 +73,7 @@ def takeback(app):
     after = game.position
     app._target = after.occupancy()
     swaps = 0
-    for s in range(1, 31):
+    for s in range(1, _SQUARES + 1):
         if before.cells[s] != after.cells[s] and before.at(s) != "." and after.at(s) != ".":
             swaps |= rec.bit(s)
     app._swaps = swaps

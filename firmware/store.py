@@ -109,13 +109,6 @@ def game_to_dict(game):
     }
 
 
-def game_from_dict(data):
-    """Replay a saved game through the engine; raise ValueError saying why not.
-    (firmware/resume.py, loaded only when asked.)"""
-    from firmware.resume import game_from_dict as replay
-    return replay(data)
-
-
 class Store:
     """The saved game in ``folder`` (None: nothing is saved)."""
 
