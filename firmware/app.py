@@ -102,27 +102,54 @@ class App:
         unload("firmware.config")        # the checks are needed only here
         _collect()                       # their room back before the App is built
         self.config = cfg
-        self._queue = []                 # events to hand out on the next step
-        if messages:
-            self._queue.append({"event": "config", "messages": messages})
-        self._rng = rng if rng is not None else default_rng()
-        self._settle_ms = cfg["settle_ms"]
-        self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
-        self._button = Button(long_ms=cfg["long_press_ms"], ticks_diff=ticks_diff)
-        leds = cfg["leds"]
-        self._lights = Lights(leds, cfg["brightness_cap"])
-        unload("firmware.pins")          # its numbers are in the lights now
-        self._stick_led = leds["sticks"]
-        self._side_led = {BLACK: leds["side_black"], WHITE: leds["side_white"]}
-        self._led_roles = [""] * leds["count"]
-        self.roles = [""] * _SQUARES
-        self.frame = self._lights.render(0, self._led_roles)
+        # Every attribute is made here, first, while the heap is in one
+        # piece: an instance's attribute table grows by reallocation, and
+        # grown late (after a long saved game has been read) it can find no
+        # block big enough. The objects come after.
+        self._events = None              # events for the caller of step/command
+        self._state = "setup"
+        self._occ = 0                    # the board as debounced...
+        self._changed_at = None          # ...when it last changed...
+        self._settled = False            # ...and whether it has been at rest
+        self._now = 0
+        self.sticks = None               # stick faces on the extra LEDs
+        self._player = 1                 # opening: whose throw it is (1 or 2)
+        self._mismatch = None            # (extra, missing) reported, or None
+        self._reported = None            # last setup check reported
+        self._nomove_at = 0
+        self._target = 0                 # setup / takeback: the wanted occupancy
+        self._swaps = 0                  # takeback of a capture: squares to swap
+        self._lifted = 0                 # takeback: squares lifted since it began
+        self._dirty = True
+        self._animated = False
+        self._frame_at = 0
+        self._resumed = False
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
         self._computer = None            # firmware.computer.Computer in "computer" mode
+        self._museum = None              # firmware.museum.Museum in "museum" mode
+        self._rng = rng if rng is not None else default_rng()
+        self._debouncer = None
+        self._button = None
+        self._lights = None
+        self._recogniser = None
+        self._store = None
+        self._next_rs = None
+        self.game = None
+        leds = cfg["leds"]
+        self._led_roles = [""] * leds["count"]
+        self.roles = [""] * _SQUARES
+        self.frame = None
+
+        if messages:
+            self._emit({"event": "config", "messages": messages})
+        self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
+        self._button = Button(long_ms=cfg["long_press_ms"], ticks_diff=ticks_diff)
+        self._lights = Lights(leds, cfg["brightness_cap"])
+        unload("firmware.pins")          # its numbers are in the lights now
+        self.frame = self._lights.render(0, self._led_roles)
         if self.mode == "computer":
             from firmware.computer import Computer
             self._computer = Computer(self, cfg["computer"]["side"], cfg["computer"]["level"])
-        self._museum = None              # firmware.museum.Museum in "museum" mode
         if self.mode == "museum":
             from firmware.museum import Museum
             self._museum = Museum(self, cfg["museum"])
@@ -134,30 +161,11 @@ class App:
         if self._store is not None:
             game, reason = self._store.load()
             if reason is not None:
-                self._queue.append({"event": "notice",
-                                    "message": "saved game unreadable, new game started",
-                                    "reason": reason})
+                self._emit({"event": "notice",
+                            "message": "saved game unreadable, new game started",
+                            "reason": reason})
         self._resumed = game is not None
         self.game = game if game is not None else Game(self._next_rs)
-
-        # the board as debounced and at rest
-        self._occ = 0
-        self._changed_at = None
-        self._settled = False
-        self._now = 0
-        # what the lights show besides the squares
-        self.sticks = None
-        self._player = 1                 # opening: whose throw it is (1 or 2)
-        self._mismatch = None            # (extra, missing) reported, or None
-        self._reported = None            # last setup check reported
-        self._nomove_at = 0
-        self._target = 0                 # setup / takeback: the wanted occupancy
-        self._swaps = 0                  # takeback of a capture: squares to swap
-        self._lifted = 0                 # takeback: squares lifted since it began
-        self._dirty = True
-        self._animated = False
-        self._frame_at = 0
-        self._events = None
         self._enter_setup()
         if self.game.throw is not None:
             self.sticks = sticks_for(self.game.throw, self.game.ruleset)
@@ -205,10 +213,6 @@ class App:
         empty result is one shared list, not to be changed.
         """
         self._now = now_ms
-        self._events = None
-        if self._queue:
-            self._events = self._queue
-            self._queue = []
         if self._changed_at is None:
             self._changed_at = now_ms
             self._frame_at = now_ms - _FRAME_MS
@@ -219,7 +223,7 @@ class App:
             self._changed_at = now_ms
             self._settled = False
             self._board_changed(old, occ)
-        elif not self._settled and ticks_diff(now_ms, self._changed_at) >= self._settle_ms:
+        elif not self._settled and ticks_diff(now_ms, self._changed_at) >= self.config["settle_ms"]:
             self._settled = True
             self._board_settled()
         press = self._button.update(now_ms, button)
@@ -566,6 +570,7 @@ class App:
 
     def _compose(self):
         led = self._led_roles
+        leds = self.config["leds"]
         roles = self.roles
         animated = False
         for i in range(_SQUARES):
@@ -579,10 +584,10 @@ class App:
                 role = ""
             else:
                 role = "stick_white" if sticks[i] else "stick_black"
-            led[self._stick_led + i] = role
+            led[leds["sticks"] + i] = role
         black, white = self._side_roles()
-        led[self._side_led[BLACK]] = black
-        led[self._side_led[WHITE]] = white
+        led[leds["side_black"]] = black
+        led[leds["side_white"]] = white
         if black in _ANIMATED or white in _ANIMATED:
             animated = True
         self._animated = animated

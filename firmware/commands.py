@@ -22,8 +22,8 @@ _SQUARES = const(30)
 
 def command(app, cmd):
     """Carry out a serial command (a dict from protocol.parse_command) and
-    return the events it gave. Malformed or refused: one error event."""
-    app._events = None
+    return the events it gave (with any the App had not yet handed out).
+    Malformed or refused: one error event."""
     name = cmd.get("cmd") if isinstance(cmd, dict) else None
     why = app._museum and app._museum.refuse(name)
     if why:

@@ -226,12 +226,13 @@ class Museum:
         for i in range(len(led)):
             led[i] = ""
         if scene == 0:
-            s = app._stick_led
+            leds = app.config["leds"]
+            s = leds["sticks"]
             led[s] = "stick_white"
             led[s + 1] = "stick_black"
             led[s + 2] = "stick_white"
             led[s + 3] = "stick_white"
-            led[app._side_led["B"]] = "turn"
+            led[leds["side_black"]] = "turn"
         elif scene == 1:
             for i in range(0, 10, 2):
                 led[i] = "movable"
