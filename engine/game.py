@@ -199,7 +199,8 @@ class PlyLog:
     block on a fragmented Pico heap."""
 
     def __init__(self):
-        self.chunks = []
+        # the first chunk now, with the game, while a fresh heap has room
+        self.chunks = [bytearray(_PLY_BYTES * _PLIES_PER_CHUNK)]
         self.count = 0
 
     def __len__(self):
@@ -207,7 +208,7 @@ class PlyLog:
 
     def append(self, side, throw, origin, to, final, capture):
         slot = self.count % _PLIES_PER_CHUNK
-        if slot == 0:
+        if slot == 0 and self.count:
             self.chunks.append(bytearray(_PLY_BYTES * _PLIES_PER_CHUNK))
         chunk = self.chunks[-1]
         start = _PLY_BYTES * slot
@@ -238,7 +239,7 @@ class PlyLog:
     def pop(self):
         entry = self[-1]
         self.count -= 1
-        if self.count % _PLIES_PER_CHUNK == 0:
+        if self.count % _PLIES_PER_CHUNK == 0 and self.count:
             self.chunks.pop()
         return entry
 

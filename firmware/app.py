@@ -142,30 +142,36 @@ class App:
 
         if messages:
             self._emit({"event": "config", "messages": messages})
-        self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
-        self._button = Button(long_ms=cfg["long_press_ms"], ticks_diff=ticks_diff)
         self._lights = Lights(leds, cfg["brightness_cap"])
         unload("firmware.pins")          # its numbers are in the lights now
+        # The saved game next: its reader (firmware/resume.py) is loaded for
+        # it and let go, and the room it leaves is whole again before the
+        # App's own objects are made.
+        self._store = Store(store_dir) if store_dir else None
+        game = None
+        if self._store is not None:
+            _collect()
+            game, reason = self._store.load()
+            if reason is not None:
+                self._emit({"event": "notice",
+                            "message": "saved game unreadable, new game started",
+                            "reason": reason})
+        self._next_rs = make_ruleset(cfg["ruleset"], **cfg["options"])
+        self._resumed = game is not None
+        self.game = game if game is not None else Game(self._next_rs)
+        game = None
+        _collect()
+
+        self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
+        self._button = Button(long_ms=cfg["long_press_ms"], ticks_diff=ticks_diff)
         self.frame = self._lights.render(0, self._led_roles)
+        self._recogniser = rec.Recogniser()
         if self.mode == "computer":
             from firmware.computer import Computer
             self._computer = Computer(self, cfg["computer"]["side"], cfg["computer"]["level"])
         if self.mode == "museum":
             from firmware.museum import Museum
             self._museum = Museum(self, cfg["museum"])
-        self._recogniser = rec.Recogniser()
-        self._store = Store(store_dir) if store_dir else None
-
-        self._next_rs = make_ruleset(cfg["ruleset"], **cfg["options"])
-        game = None
-        if self._store is not None:
-            game, reason = self._store.load()
-            if reason is not None:
-                self._emit({"event": "notice",
-                            "message": "saved game unreadable, new game started",
-                            "reason": reason})
-        self._resumed = game is not None
-        self.game = game if game is not None else Game(self._next_rs)
         self._enter_setup()
         if self.game.throw is not None:
             self.sticks = sticks_for(self.game.throw, self.game.ruleset)
@@ -321,12 +327,7 @@ class App:
         if self._state == "game_over" or self._state == "setup":
             self._new_game(self._next_rs)
         else:
-            from firmware.commands import takeback     # rare: loaded for it
-            try:
-                takeback(self)
-            finally:
-                takeback = None
-                unload("firmware.commands")
+            self._takeback()
 
     # -- setup check and takeback ---------------------------------------------
 
@@ -334,6 +335,41 @@ class App:
         self._state = "setup"
         self._target = self.game.position.occupancy()
         self._swaps = 0
+        self._lifted = 0
+        self._mismatch = None
+        self._reported = None
+        self._settled = False
+        self._show_restore()
+
+    def _takeback(self):
+        """Take back the last move (a lost turn has nothing to take back on the
+        board, so it goes too); the board then shows how to restore it."""
+        game = self.game
+        has_move = False
+        for entry in game.turns():          # read from the log: no replay
+            if entry[2] is not None:
+                has_move = True
+                break
+        if not has_move or self._state in ("setup", "game_over"):
+            self._emit({"event": "notice", "message": "nothing to take back"})
+            return
+        before = game.position
+        entry = game.undo()
+        while entry[2] is None:
+            entry = game.undo()
+        game.set_throw(entry[1])           # the same throw, played again
+        self.sticks = sticks_for(entry[1], game.ruleset)
+        self._save()
+        self._emit({"event": "undo", "side": entry[0], "move": entry[2],
+                   "position": self.position, "throw": entry[1]})
+        self._state = "takeback"
+        after = game.position
+        self._target = after.occupancy()
+        swaps = 0
+        for s in range(1, _SQUARES + 1):
+            if before.cells[s] != after.cells[s] and before.at(s) != "." and after.at(s) != ".":
+                swaps |= rec.bit(s)
+        self._swaps = swaps
         self._lifted = 0
         self._mismatch = None
         self._reported = None
@@ -454,6 +490,7 @@ class App:
         game = self.game
         side = game.position.turn
         game.play(move)
+        self._recogniser.end()
         self._emit({"event": "move", "side": side, "move": move.text,
                     "after": game.position.text(), "again": move.again})
         self._save()

@@ -34,7 +34,7 @@ def command(app, cmd):
                    "sticks": list(app.sticks) if app.sticks else None,
                    "roles": list(app.roles)})
     elif name == "undo":
-        takeback(app)
+        app._takeback()
     elif name == "throw":
         app._short_press()
     elif name == "new":
@@ -46,42 +46,6 @@ def command(app, cmd):
     events = app._events or []
     app._events = None
     return events
-
-
-def takeback(app):
-    """Take back the last move (a lost turn has nothing to take back on the
-    board, so it goes too); the board then shows how to restore it."""
-    game = app.game
-    has_move = False
-    for entry in game.turns():          # read from the log: no replay
-        if entry[2] is not None:
-            has_move = True
-            break
-    if not has_move or app._state in ("setup", "game_over"):
-        app._emit({"event": "notice", "message": "nothing to take back"})
-        return
-    before = game.position
-    entry = game.undo()
-    while entry[2] is None:
-        entry = game.undo()
-    game.set_throw(entry[1])           # the same throw, played again
-    app.sticks = sticks_for(entry[1], game.ruleset)
-    app._save()
-    app._emit({"event": "undo", "side": entry[0], "move": entry[2],
-               "position": app.position, "throw": entry[1]})
-    app._state = "takeback"
-    after = game.position
-    app._target = after.occupancy()
-    swaps = 0
-    for s in range(1, _SQUARES + 1):
-        if before.cells[s] != after.cells[s] and before.at(s) != "." and after.at(s) != ".":
-            swaps |= rec.bit(s)
-    app._swaps = swaps
-    app._lifted = 0
-    app._mismatch = None
-    app._reported = None
-    app._settled = False
-    app._show_restore()
 
 
 def _new(app, cmd):

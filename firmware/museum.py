@@ -37,7 +37,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-from firmware import ticks_diff
+from firmware import ticks_diff, unload
 
 _SQUARES = const(30)
 _SCENE_MS = const(2000)       # each scene of the how-to-play sequence
@@ -124,7 +124,7 @@ class Museum:
         elif state == "opening" and old == "setup":
             # The setup check ended on a fresh game (the App only enters the
             # opening then): show how to play before the first throw.
-            app._computer = None
+            self._let_go_of_the_computer()
             app._state = "howto"          # the App's state while the how-to plays
             self._state = "howto"
             self.howto_at = now_ms
@@ -144,10 +144,21 @@ class Museum:
         try:
             from firmware.computer import Computer
             import engine.ai         # noqa: F401  its search: a full heap says no here
-        except (ImportError, MemoryError):   # no computer on this board, or no room
+            app._computer = Computer(app, side, app.config["computer"]["level"])
+        except (ImportError, MemoryError):   # no computer on this board, or no room:
+            Computer = None                  # what did load goes back to the heap
+            app._computer = 1
+            self._let_go_of_the_computer()
             return
-        app._computer = Computer(app, side, app.config["computer"]["level"])
         app._emit({"event": "museum", "what": "computer", "side": side})
+
+    def _let_go_of_the_computer(self):
+        """The lone visitor's opponent leaves with the game, and its code
+        (the search is the largest module the board loads) with it."""
+        if self.app._computer is not None:
+            self.app._computer = None
+            unload("firmware.computer")
+            unload("engine.ai")
 
     def _in_progress(self):
         game = self.app.game
@@ -174,7 +185,7 @@ class Museum:
         self._touched = now_ms
         if self.attracting:
             self.attracting = False
-        app._computer = None
+        self._let_go_of_the_computer()
         app._emit({"event": "museum", "what": "reset", "reason": reason})
         app._new_game(app._next_rs)
         self._state = "setup"

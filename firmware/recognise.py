@@ -47,6 +47,13 @@ MISMATCH = const(4)      # nothing legal looks like this board
 _MOVER_ON_TO = const(1)      # the mover stands where the captured piece stood
 _CAPTURED_ON_ORIGIN = const(2)   # the captured piece stands on the mover's origin
 
+# A move makes at most 8 boards on the way (mover in 4 places, a captured
+# piece in 3): the lists of a throw's boards are made this long at once, for
+# five pieces a side, while the heap is in one piece, rather than grown in
+# the middle of a game.
+_BOARDS = const(40)
+_NO_MOVES = ()
+
 # Role priorities when several hints fall on one square.
 _ROLE_ORDER = ("movable", "lifted", "target", "take", "put")
 
@@ -125,9 +132,9 @@ class Recogniser:
 
     def __init__(self):
         self.base = 0
-        self.moves = []
-        self.occs = []                   # the occupancy of every board on the way
-        self.infos = []                  # the rest of each, as _pack made it
+        self.moves = _NO_MOVES
+        self.occs = [0] * _BOARDS        # the occupancy of every board on the way
+        self.infos = [0] * _BOARDS       # the rest of each, as _pack made it
         self.count = 0                   # how many of them are this throw's
         self.origins = 0                 # squares of pieces with a legal move
         self.move = None
@@ -162,6 +169,14 @@ class Recogniser:
         self.origins = origins
         self.move = None
         self.reset_touches()
+
+    def end(self):
+        """The throw is played: let go of its moves (and the positions they
+        made) before the App collects, so the next throw's fill the same
+        room instead of new room beside the old."""
+        self.moves = _NO_MOVES
+        self.count = 0
+        self.move = None
 
     def reset_touches(self):
         self.lifted = 0

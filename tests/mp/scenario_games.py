@@ -36,7 +36,7 @@ def a_whole_game_saved_after_every_move_and_throw(config, seed):
     if scenario_hands.APART:
         # the board is switched off: tests/mp/scenario_power.py resumes it
         f = open(store + "/want.json", "w")
-        f.write(json.dumps({"config": config, "game": list(want)}))
+        f.write(json.dumps({"config": config, "game": list(want), "state": None}))
         f.close()
         print("POWER-ON", store)
         return

@@ -2,6 +2,7 @@
 each test's saved game, chattering and sliding hands, and a whole game
 played by random choice. Stays loaded while the halves come and go."""
 
+import json
 import os
 
 from board_sim import OFF, BoardSim
@@ -19,6 +20,20 @@ def folder():
     path = "%s/s%d" % (STORE, _dirs[0])
     os.mkdir(path)
     return path
+
+
+def switched_off(store, config, game, state=None):
+    """With APART, a story whose point is the next power-on ends here: what
+    that power-on must find (the game, and the App's state once the pieces
+    stand) goes to STORE/want.json for tests/mp/scenario_power.py, which
+    switches a fresh interpreter on. Returns True if it did."""
+    if not APART:
+        return False
+    f = open(store + "/want.json", "w")
+    f.write(json.dumps({"config": config, "game": list(identity(game)), "state": state}))
+    f.close()
+    print("POWER-ON", store)
+    return True
 
 
 class Hands(BoardSim):

@@ -65,6 +65,9 @@ def resume():
     board = BoardSim(config=want["config"], store_dir=STORE, rng=XorShift(1))
     got = json.loads(json.dumps(identity(board.app.game)))    # tuples as lists
     assert got == want["game"], (got, want["game"])
+    if want.get("state"):
+        board.setup()                  # the pieces put where the game says
+        assert board.app.state == want["state"], board.app.state
 
 
 class Cut(Exception):
