@@ -131,11 +131,9 @@ class Ruleset:
     def start(self):
         """The start position (K1, K2, H1, H2): pieces alternate from square 1,
         and the side of the frontmost piece moves first (K4, H4)."""
-        n = 2 * self.pieces
         second = other(self.setup_first)
-        squares = [self.setup_first if i % 2 == 0 else second for i in range(n)]
-        squares += [EMPTY] * (SQUARES - n)
-        return Position.from_squares(squares, squares[n - 1])
+        row = (self.setup_first + second) * self.pieces
+        return Position.parse(row + EMPTY * (SQUARES - len(row)) + " " + second)
 
     def starting_side(self):
         return self.start().turn

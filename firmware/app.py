@@ -553,6 +553,10 @@ class App:
     # -- new games ----------------------------------------------------------
 
     def _new_game(self, rs):
+        old = self.game
+        self.game = None                 # the old game's room first (it is saved)
+        old = None
+        _collect()
         self.game = Game(rs)
         self._resumed = False
         self.sticks = None

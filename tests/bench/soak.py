@@ -346,6 +346,10 @@ class Soak:
                 self.step(IDLE_MS)
             if (self.t // HOUR_MS) not in self.samples and self.app.state in ("setup", "opening"):
                 self.sample()
+        # The day is over and the board switched off: its heap is not the
+        # report's to share.
+        self.app = None
+        gc.collect()
         return self.report()
 
     def report(self):
