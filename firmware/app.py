@@ -354,6 +354,7 @@ class App:
             self._emit({"event": "notice", "message": "nothing to take back"})
             return
         before = game.position
+        self._recogniser.end()
         entry = game.undo()
         while entry[2] is None:
             entry = game.undo()
@@ -361,7 +362,7 @@ class App:
         self.sticks = sticks_for(entry[1], game.ruleset)
         self._save()
         self._emit({"event": "undo", "side": entry[0], "move": entry[2],
-                   "position": self.position, "throw": entry[1]})
+                    "position": self.position, "throw": entry[1]})
         self._state = "takeback"
         after = game.position
         self._target = after.occupancy()
@@ -553,9 +554,7 @@ class App:
     # -- new games ----------------------------------------------------------
 
     def _new_game(self, rs):
-        old = self.game
         self.game = None                 # the old game's room first (it is saved)
-        old = None
         _collect()
         self.game = Game(rs)
         self._resumed = False

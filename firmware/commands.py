@@ -1,23 +1,15 @@
-"""The App's rare paths: serial commands and the takeback.
+"""The App's rare path: serial commands.
 
 A board spends its life scanning and recognising moves; a command from the
-serial line or a long press for a takeback comes now and then. Their code is
-kept out of firmware/app.py so that it does not sit in the Pico's heap all
-day: ``App.command`` and ``App._long_press`` load this module for the one
-call and let it go again (``firmware.unload``). The functions work on the
-App's own state, as its methods did.
+serial line comes now and then. Their code is kept out of firmware/app.py so
+that it does not sit in the Pico's heap all day: ``App.command`` loads this
+module for the one call and lets it go again (``firmware.unload``). The
+functions work on the App's own state, as its methods would. (The takeback,
+a long press any player may make in the middle of a game, stays in the App:
+loading code then needs room a long game may have cut into pieces.)
 """
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
-
 from engine.rules import ruleset as make_ruleset
-from firmware import recognise as rec
-from firmware.app import sticks_for
-
-_SQUARES = const(30)
 
 
 def command(app, cmd):

@@ -145,10 +145,12 @@ class Museum:
             from firmware.computer import Computer
             import engine.ai         # noqa: F401  its search: a full heap says no here
             app._computer = Computer(app, side, app.config["computer"]["level"])
-        except (ImportError, MemoryError):   # no computer on this board, or no room:
+        except (ImportError, MemoryError) as e:   # no computer on this board, or no room:
             Computer = None                  # what did load goes back to the heap
             app._computer = 1
             self._let_go_of_the_computer()
+            app._emit({"event": "museum", "what": "no_computer",
+                       "reason": "no room" if isinstance(e, MemoryError) else "not installed"})
             return
         app._emit({"event": "museum", "what": "computer", "side": side})
 

@@ -76,6 +76,7 @@ class Soak:
         self.moves = 0
         self.mistakes = 0
         self.computer = 0
+        self.no_computer = 0
         self.steps = 0
         self.in_game = False     # a begun game is neither finished nor reset yet
         self.samples = {}        # hour -> [lowest, highest] heap at a new game
@@ -116,6 +117,8 @@ class Soak:
                 self.in_game = False
             elif what == "computer":
                 self.computer += 1
+            elif what == "no_computer":
+                self.no_computer += 1            # asked for, but the heap had no room
         elif name == "move":
             self.moves += 1
 
@@ -360,7 +363,8 @@ class Soak:
         return {"hours": self.end // HOUR_MS, "visitors": self.visitors, "games": self.games,
                 "finished": self.finished, "resets": self.resets, "lost": lost,
                 "in_progress": self.in_game, "moves": self.moves, "mistakes": self.mistakes,
-                "computer": self.computer, "steps": self.steps,
+                "computer": self.computer, "no_computer": self.no_computer,
+                "steps": self.steps,
                 "heap_from_hour": self.from_hour,
                 "heap_first_hour": first[0], "heap_last_hour": last[0],
                 "heap_first_hour_max": first[1], "heap_last_hour_max": last[1],
