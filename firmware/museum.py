@@ -29,8 +29,12 @@ museum only watches the App and steers it through the App's own methods.
 
 Events, all ``{"event": "museum", "what": ...}``: ``attract``, ``wake``,
 ``howto``, ``howto_done`` (``skipped``), ``reset`` (``reason``: ``"quiet"``
-or ``"game_over"``), ``computer`` (``side``). docs/museum.md is for staff.
+or ``"game_over"``), ``computer`` (``side``), ``no_computer`` (``reason``).
+docs/museum.md is for staff.
 """
+
+import gc
+import sys
 
 try:
     from micropython import const
@@ -42,6 +46,22 @@ from firmware import ticks_diff, unload
 _SQUARES = const(30)
 _SCENE_MS = const(2000)       # each scene of the how-to-play sequence
 _SCENES = const(4)
+
+
+# The computer opponent's code and its search take some 1,300 machine words
+# of heap (10.6 KB on the 64-bit unix port, half that on the Pico): it is
+# not loaded unless this much is free, with room to spare for the game. A
+# load tried and failed would still leave its names interned for good.
+_COMPUTER_WORDS = const(2048)
+
+
+def _room_for_the_computer():
+    mem_free = getattr(gc, "mem_free", None)
+    if mem_free is None:                     # CPython: the simulator, the tests
+        return True
+    gc.collect()
+    word = 8 if sys.maxsize > 0x7FFFFFFF else 4
+    return mem_free() >= _COMPUTER_WORDS * word
 
 
 class Museum:
@@ -141,6 +161,9 @@ class Museum:
         if app._occ != app._recogniser.base or app._recogniser.lifted:
             return
         side = app.game.position.turn
+        if not _room_for_the_computer():
+            app._emit({"event": "museum", "what": "no_computer", "reason": "no room"})
+            return
         try:
             from firmware.computer import Computer
             import engine.ai         # noqa: F401  its search: a full heap says no here

@@ -31,8 +31,14 @@ CUT_EVERY = 2
 
 
 def mp(lib, heap, module, *args):
+    """Run ``module`` in a ``heap`` interpreter working in ``lib``. Paths go
+    over relative to ``lib``, short as on the Pico: an absolute one would
+    lengthen every loaded module's __file__ and every saved-game path by
+    whatever this machine calls its temporary folder, and a 96K heap feels
+    that."""
+    args = [os.path.relpath(a, lib) if os.path.isabs(a) else a for a in args]
     result = subprocess.run([tool("micropython"), "-X", "heapsize=" + heap, "-m", module]
-                            + list(args), cwd=lib, capture_output=True, text=True, timeout=300)
+                            + args, cwd=lib, capture_output=True, text=True, timeout=300)
     return result.stdout + result.stderr
 
 

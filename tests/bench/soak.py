@@ -1,13 +1,16 @@
 """Soak test: a museum board left to the public for a day of simulated time.
 
     python tests/bench/soak.py [HOURS] [SEED] [STORE_DIR]
-    micropython -X heapsize=112k -c "import sys; sys.path[:0] = ['LIB']; import soak; soak.main(2)"
+    cd LIB && micropython -X heapsize=96k -c "import sys; sys.path[:0] = ['.']; import soak; soak.main(3)"
+
+(LIB: the engine, the firmware and this file compiled to .mpy, as
+tests/test_soak.py makes it.)
 
 Visitors come and go at random. A visitor mostly plays legal moves (read off
 ``app.moves`` and the App's roles, the way a person reads the lights), and
 sometimes errs: a piece on a wrong square, a piece knocked onto its
 neighbour, a press at the wrong moment, two presses in a row (the board then
-plays the other side), a long press (takeback), a skipped how-to, and
+plays the other side, if its heap has room for the computer), a long press (takeback), a skipped how-to, and
 walking away mid-move with a piece in the hand or on a wrong square. The
 App is stepped every STEP_MS while a visitor is at the board and every
 IDLE_MS while nobody is.
