@@ -171,11 +171,19 @@ class Lights:
         ``led_roles`` holds one role per LED (missing or unknown ones are
         dark). The returned list is reused by the next call: copy it to keep
         it. Its tuples are new only where a colour changed.
+
+        One pass in the usual case: ``_rgb`` keeps the colours before the
+        power limit, so an LED whose colour is the same as last time costs
+        no tuple and no second look. Only a frame that is scaled down for
+        power, or the first one after, takes a second pass over the strip.
         """
         rgb = self._rgb
         styles = self._styles
+        frame = self.frame
         count = self.count
         n = len(led_roles)
+        was_limited = self.limited
+        changed = False
         total = 0
         for i in range(count):
             style = styles.get(led_roles[i], 0) if i < n else 0
@@ -191,27 +199,32 @@ class Lights:
                         r = r * w // 255
                         g = g * w // 255
                         b = b * w // 255
+                total += r + g + b
             o = 3 * i
-            rgb[o] = r
-            rgb[o + 1] = g
-            rgb[o + 2] = b
-            total += r + g + b
-        limit = self.max_channel_sum
-        self.limited = total > limit
-        frame = self.frame
-        changed = False
-        for i in range(count):
-            o = 3 * i
-            r = rgb[o]
-            g = rgb[o + 1]
-            b = rgb[o + 2]
-            if self.limited:
-                r = r * limit // total
-                g = g * limit // total
-                b = b * limit // total
-            old = frame[i]
-            if old[0] != r or old[1] != g or old[2] != b:
-                frame[i] = (r, g, b)
+            if rgb[o] != r or rgb[o + 1] != g or rgb[o + 2] != b:
+                rgb[o] = r
+                rgb[o + 1] = g
+                rgb[o + 2] = b
+                if not was_limited:
+                    frame[i] = (r, g, b)
                 changed = True
+        limit = self.max_channel_sum
+        limited = total > limit
+        self.limited = limited
+        if limited or was_limited:
+            changed = False
+            for i in range(count):
+                o = 3 * i
+                r = rgb[o]
+                g = rgb[o + 1]
+                b = rgb[o + 2]
+                if limited:
+                    r = r * limit // total
+                    g = g * limit // total
+                    b = b * limit // total
+                old = frame[i]
+                if old[0] != r or old[1] != g or old[2] != b:
+                    frame[i] = (r, g, b)
+                    changed = True
         self.changed = changed
         return frame

@@ -192,6 +192,55 @@ def test_a_steady_frame_reuses_its_storage():
     assert light.changed
 
 
+def reference_frame(light, now_ms, roles):
+    """The frame worked out from nothing, the plain way: each LED's colour at
+    its level, cap and blink phase, then the whole frame scaled down if it
+    would draw more than the budget."""
+    raw = []
+    for i in range(light.count):
+        role = roles[i] if i < len(roles) else ""
+        colour, pattern, level = STYLES.get(role, STYLES[""])
+        style = light._styles.get(role, 0)
+        rgb = [(style >> 16) & 255, (style >> 8) & 255, style & 255]
+        if any(rgb) and PATTERNS[pattern][0] != 0:
+            t = now_ms - i * 150 if role == "attract" else now_ms
+            w = wave(PATTERNS[pattern], t)
+            rgb = [c * w // 255 for c in rgb]
+        raw.append(rgb)
+    total = sum(sum(c) for c in raw)
+    if total > light.max_channel_sum:
+        raw = [[c * light.max_channel_sum // total for c in rgb] for rgb in raw]
+    return [tuple(c) for c in raw]
+
+
+@pytest.mark.parametrize("cap", [37, 90, 255])
+def test_the_one_pass_render_gives_the_plain_frame_through_limits_and_back(cap):
+    """Random frames, bright and dim, blinking and steady, in and out of the
+    current limit: every frame equals the one worked out from nothing, and
+    ``changed`` says exactly whether it differs from the one before."""
+    import random
+    rnd = random.Random(cap)
+    light = Lights(LEDS, cap)
+    names = sorted(STYLES)
+    before = [(0, 0, 0)] * 36
+    limited_seen = unlimited_seen = 0
+    for step in range(400):
+        if rnd.random() < 0.3:
+            roles = [rnd.choice(names) if rnd.random() < 0.7 else "" for _ in range(36)]
+        elif rnd.random() < 0.2:
+            roles = [""] * 36
+        now = step * 40
+        frame = light.render(now, roles)
+        want = reference_frame(light, now, roles)
+        assert list(frame) == want, step
+        assert light.changed == (want != before), step
+        before = want
+        limited_seen += light.limited
+        unlimited_seen += not light.limited
+    if cap == 255:
+        assert limited_seen > 20 and unlimited_seen > 20   # both ways, many times
+
+
 def test_the_palette_avoids_relying_on_red_against_green():
     # Where red-ish and green-ish roles meet on the squares they blink differently.
     assert STYLES["error"][1] != STYLES["target"][1]

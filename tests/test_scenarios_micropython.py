@@ -122,9 +122,9 @@ def in_a_heap(lib, tmp_path, heap):
 
 @pytest.mark.micropython
 def test_every_story_runs_in_a_96k_heap_as_a_board_switched_on_for_it(lib, tmp_path):
-    # Measured last on the 64-bit unix port: all 18 stories pass in 96K,
-    # 17 in 95K, about half in 94K. The margin is small: a change that costs
-    # the heap a kilobyte shows here first.
+    # Measured last on the 64-bit unix port: all 18 stories pass in 96K and
+    # in 95K, 16 in 94K. The margin is small: a change that costs the heap a
+    # kilobyte or two shows here first.
     summary, failures = in_a_heap(lib, tmp_path, TARGET)
     print("\n".join(summary))
     assert not failures, "%d of %d stories fail in %s:\n%s" % (
