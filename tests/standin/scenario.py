@@ -39,15 +39,15 @@ _script = %(script)r
 _read = _b.read
 
 if not _clock[1]:
-    import firmware.board as _fb
-    _start = _fb.SelfTest.start
+    import firmware.selftest as _fs
+    _start = _fs.SelfTest.start
 
     def _selftest_start(self, raw):
         _clock[0] = time.ticks_ms()
         _clock[1] = True
         return _start(self, raw)
 
-    _fb.SelfTest.start = _selftest_start
+    _fs.SelfTest.start = _selftest_start
 
 
 _reads = [%(gap)d]                # the first step may come at once
