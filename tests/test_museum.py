@@ -193,3 +193,47 @@ def test_a_visitor_alone_presses_twice_and_the_board_plays_the_other_side():
     chosen = board.last("computer")
     assert chosen is not None and chosen["side"] == "W"
     assert board.squares_with("computer_from")
+
+
+class _ShortHeap:
+    """Stands in for MicroPython's gc on a board whose heap is nearly full."""
+
+    def __init__(self, free):
+        self.free = free
+        self.collected = 0
+
+    def collect(self):
+        self.collected += 1
+
+    def mem_free(self):
+        return self.free
+
+
+def test_with_no_room_for_the_computer_the_visitor_is_told_and_plays_on(monkeypatch):
+    from firmware import museum as museum_module
+    short = _ShortHeap(free=1000)
+    monkeypatch.setattr(museum_module, "gc", short)
+    board = in_play(throws(2, 1, 3, 2))
+    board.move(10, 11)
+    board.press()                            # a 3 for white...
+    board.press()                            # ...and a press again without moving
+    assert board.last("museum") == {"event": "museum", "what": "no_computer",
+                                    "reason": "no room"}
+    assert short.collected                   # the garbage went first
+    assert board.app._computer is None
+    board.wait(1500)
+    assert board.last("computer") is None    # nobody plays white for the visitor
+    assert board.app.state == "move" and board.app.turn == "W"
+    board.move(11, 14)                       # the visitor moves white with the 3
+    assert board.last("move")["move"] == "11-14"
+
+
+def test_with_room_for_the_computer_it_joins(monkeypatch):
+    from firmware import museum as museum_module
+    words = museum_module._COMPUTER_WORDS
+    monkeypatch.setattr(museum_module, "gc", _ShortHeap(free=words * 8))
+    board = in_play(throws(2, 1, 3, 2))
+    board.move(10, 11)
+    board.press()
+    board.press()
+    assert board.last("museum") == {"event": "museum", "what": "computer", "side": "W"}
