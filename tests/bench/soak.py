@@ -82,7 +82,11 @@ class Soak:
         self.no_computer = 0
         self.steps = 0
         self.in_game = False     # a begun game is neither finished nor reset yet
-        self.samples = {}        # hour -> [lowest, highest] heap at a new game
+        # Each hour's lowest and highest heap at a new game (0: none yet),
+        # made now for every hour, so that a sample taken later allocates
+        # nothing: the harness must not grow the heap it measures.
+        self.low = [0] * (hours + 2)
+        self.high = [0] * (hours + 2)
         self.max_events = 0
         self.modules = len(sys.modules)
         self.from_hour = 0
@@ -125,24 +129,27 @@ class Soak:
         elif name == "move":
             self.moves += 1
 
+    def _hour(self):
+        return min(self.t // HOUR_MS, len(self.low) - 1)
+
     def sample(self):
-        hour = self.t // HOUR_MS
+        hour = self._hour()
         h = heap()
+        low = self.low
+        high = self.high
         if len(sys.modules) != self.modules:
             # A module was loaded since (the computer's search, when a lone
             # visitor first asked for it): code, not growth. Heap growth is
             # measured from the first hour with every module in.
             self.modules = len(sys.modules)
-            self.samples = {}
+            for i in range(len(low)):
+                low[i] = 0
+                high[i] = 0
             self.from_hour = hour
-        s = self.samples.get(hour)
-        if s is None:
-            self.samples[hour] = [h, h]
-        else:
-            if h < s[0]:
-                s[0] = h
-            if h > s[1]:
-                s[1] = h
+        if not low[hour] or h < low[hour]:
+            low[hour] = h
+        if h > high[hour]:
+            high[hour] = h
 
     # -- hands ----------------------------------------------------------------
 
@@ -350,7 +357,7 @@ class Soak:
                 stop = self.end
             while self.t < stop:
                 self.step(IDLE_MS)
-            if (self.t // HOUR_MS) not in self.samples and self.app.state in ("setup", "opening"):
+            if not self.low[self._hour()] and self.app.state in ("setup", "opening"):
                 self.sample()
         # The day is over and the board switched off: its heap is not the
         # report's to share.
@@ -359,9 +366,9 @@ class Soak:
         return self.report()
 
     def report(self):
-        hours = sorted(self.samples)
-        first = self.samples[hours[0]] if hours else [0, 0]
-        last = self.samples[hours[-1]] if hours else [0, 0]
+        hours = [i for i in range(len(self.low)) if self.low[i]]
+        first = (self.low[hours[0]], self.high[hours[0]]) if hours else (0, 0)
+        last = (self.low[hours[-1]], self.high[hours[-1]]) if hours else (0, 0)
         lost = self.games - self.finished - self.resets - (1 if self.in_game else 0)
         return {"hours": self.end // HOUR_MS, "visitors": self.visitors, "games": self.games,
                 "finished": self.finished, "resets": self.resets, "lost": lost,
