@@ -55,6 +55,7 @@ LINE_MAX = const(512)           # longer command lines are dropped
 WATCHDOG_MS = const(8000)       # museum mode: reset if the loop hangs this long
 CONFIG_FILE = "config.json"
 
+
 def emit(event):
     """Print one event as one JSON line (the serial protocol's framing)."""
     try:
