@@ -57,13 +57,10 @@ CONFIG_FILE = "config.json"
 
 
 def emit(event):
-    """Print one event as one JSON line (the serial protocol's framing)."""
-    try:
-        from firmware.protocol import encode
-        line = encode(event)
-    except ImportError:
-        line = json.dumps(event)
-    print(line)
+    """Print one event as one JSON line (the serial protocol's framing, as
+    ``protocol.encode`` writes it: the protocol module itself is loaded only
+    while a command line is read)."""
+    print(json.dumps(event))
 
 
 class SerialLines:
@@ -273,7 +270,11 @@ def app_command(app, line):
         from firmware.protocol import parse_command
     except ImportError:
         return [{"event": "error", "message": "no serial protocol installed"}]
-    cmd, error = parse_command(line)
+    try:
+        cmd, error = parse_command(line)
+    finally:
+        parse_command = None
+        unload("firmware.protocol")      # commands are rare: its code goes again
     if error is not None:
         return [error]
     return app.command(cmd)
