@@ -170,7 +170,6 @@ class Museum:
             app._computer = Computer(app, side, app.config["computer"]["level"])
         except (ImportError, MemoryError) as e:   # no computer on this board, or no room:
             Computer = None                  # what did load goes back to the heap
-            app._computer = 1
             self._let_go_of_the_computer()
             app._emit({"event": "museum", "what": "no_computer",
                        "reason": "no room" if isinstance(e, MemoryError) else "not installed"})
@@ -179,11 +178,11 @@ class Museum:
 
     def _let_go_of_the_computer(self):
         """The lone visitor's opponent leaves with the game, and its code
-        (the search is the largest module the board loads) with it."""
-        if self.app._computer is not None:
-            self.app._computer = None
-            unload("firmware.computer")
-            unload("engine.ai")
+        (the search is the largest module the board loads) with it; also
+        whatever part of it a failed load left behind."""
+        self.app._computer = None
+        unload("firmware.computer")
+        unload("engine.ai")
 
     def _in_progress(self):
         game = self.app.game
