@@ -1,13 +1,23 @@
-"""Senet board firmware for the Raspberry Pi Pico; only hal.py touches the hardware."""
+"""Senet board firmware for the Raspberry Pi Pico; only hal.py (MicroPython) and
+hal_cp.py (CircuitPython) touch the hardware."""
 
 import sys
 
 try:
-    from time import ticks_diff     # the Pico's ms counter wraps: always subtract with this
+    from supervisor import ticks_ms as _ticks_ms   # only CircuitPython has it
+    CIRCUITPYTHON = True
 except ImportError:
-    def ticks_diff(a, b):
-        """CPython (tests, the simulator): time never wraps there."""
-        return a - b
+    CIRCUITPYTHON = False
+
+if CIRCUITPYTHON:                   # what CircuitPython lacks: firmware/compat.py
+    from firmware.compat import ticks_diff
+else:
+    try:
+        from time import ticks_diff     # the Pico's ms counter wraps: always subtract with this
+    except ImportError:
+        def ticks_diff(a, b):
+            """CPython (tests, the simulator): time never wraps there."""
+            return a - b
 
 
 def unload(name):

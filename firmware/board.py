@@ -41,7 +41,9 @@ try:
 except ImportError:          # a port without select: no serial commands
     select = None
 
-from firmware import unload
+from firmware import CIRCUITPYTHON, unload
+if CIRCUITPYTHON:            # its console is polled another way: firmware/compat.py
+    from firmware.compat import select
 from firmware.version import VERSION
 
 try:
@@ -154,9 +156,12 @@ def maintenance():
     emit({"event": "maintenance", "version": VERSION})
 
 
-def run(config_path=CONFIG_FILE, store_dir="."):
-    """Power-on: maintenance mode if the throw button is held, else the game."""
-    from firmware import hal
+def run(config_path=CONFIG_FILE, store_dir=".", hal=None):
+    """Power-on: maintenance mode if the throw button is held, else the game.
+    ``hal`` is the hardware edge: firmware.hal (MicroPython) unless given
+    (CircuitPython's code.py passes firmware.hal_cp)."""
+    if hal is None:
+        from firmware import hal
     from firmware import config as _config
     config, messages = _config.load(config_path)
     _config = None

@@ -39,6 +39,7 @@ PACKAGES = ("engine", "firmware")
 MAIN_PY = "from firmware.board import run\nrun()\n"
 
 PICO_VID = 0x2E8A              # Raspberry Pi (the Pico's USB vendor id)
+ADAFRUIT_VID = 0x239A          # CircuitPython's, on the Pico too (PID 0x80F4)
 RAW_BANNER = b"raw REPL; CTRL-B to exit"
 START_TIMEOUT = 15.0           # seconds for the new firmware to say hello
 
@@ -292,7 +293,7 @@ def find_port(port=None):
         return port
     from serial.tools import list_ports
     ports = list(list_ports.comports())
-    picos = [p.device for p in ports if p.vid == PICO_VID]
+    picos = [p.device for p in ports if p.vid in (PICO_VID, ADAFRUIT_VID)]
     if not picos:
         picos = [p.device for p in ports
                  if "micropython" in ("%s %s" % (p.manufacturer, p.product)).lower()]
@@ -700,9 +701,14 @@ def add_deploy_arguments(parser):
                         help="stage the build here and keep it (default: a temporary folder)")
     parser.add_argument("--timeout", type=float, default=START_TIMEOUT,
                         help="seconds to wait for the new firmware to start")
+    from host_tools import deploy_cp
+    deploy_cp.add_arguments(parser)          # --circuitpython [DRIVE], --cp-lib DIR
 
 
 def run_deploy(args):
+    if getattr(args, "circuitpython", None) is not None:
+        from host_tools import deploy_cp
+        return deploy_cp.run(args)
     try:
         deploy(args.port, args.config, args.build_dir, args.timeout)
     except DeployError as e:
