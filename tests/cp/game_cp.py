@@ -91,8 +91,8 @@ class Hands:
     def play(self):
         settle = self.app.config["settle_ms"] + 100
         if self.idle_first:           # chatting before the first throw: the ms
-            self.idle_first = 0       # counter wraps (65.5 s after power-on)
-            yield 70000
+            self.idle_first = 0       # counter wraps mid-game (65.5 s after power-on)
+            yield 40000
         while True:
             app = self.app
             state = app.state
@@ -261,7 +261,7 @@ def story_game():
     global HANDS
     config = json.load(open("config.json"))
     wire(config)
-    HANDS = Hands(SEED, cuts=(60, 120))
+    HANDS = Hands(SEED, cuts=(100, 150))
     HANDS.button = BUTTON
     world.set_input(BUTTON, 1)
     boots = []
