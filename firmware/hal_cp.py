@@ -29,7 +29,6 @@ Only this module imports CircuitPython's hardware modules.
 """
 
 import board
-import digitalio  # noqa: F401  (neopixel needs it; imported here to fail early)
 import keypad
 import microcontroller
 

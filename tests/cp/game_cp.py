@@ -106,6 +106,9 @@ class Hands:
                 yield from self.move(app.moves[self.choose.randrange(len(app.moves))])
                 yield settle
                 self.moves += 1
+                if self.moves == 3:       # a laptop asks over the serial console
+                    world.serial_in.extend('{"cmd": "state"}\n')
+                    yield 100
             elif state == "setup":
                 from engine import Position
                 world.occupancy = Position.parse(app.position).occupancy()
@@ -175,6 +178,15 @@ def world_sleep(seconds):
     world.advance(int(round(seconds * 1000)))
     if HANDS is not None:
         HANDS.tick()
+
+
+class Keyboard:
+    """sys.stdin: what is typed on the serial console (_cpworld.serial_in)."""
+
+    def read(self, n=1):
+        text = "".join(world.serial_in[:n])
+        del world.serial_in[:n]
+        return text
 
 
 class Console:
@@ -277,6 +289,9 @@ def story_game():
     assert len(boots) == 3, boots
     # every power-on after a cut resumed the game where it stood
     assert HANDS.resumed[1:] == HANDS.cut_at, (HANDS.resumed, HANDS.cut_at)
+    state = events("state")
+    assert len(state) == 1 and len(state[0]["roles"]) == 30, state   # the command was read
+    assert not world.serial_in
     over = events("game_over")
     assert over, "no game_over event"
     import watchdog
@@ -333,6 +348,7 @@ def main():
     time.sleep = world_sleep
     real_stdout = sys.stdout
     sys.stdout = Console(real_stdout)
+    sys.stdin = Keyboard()
     try:
         result = {"game": story_game, "held": story_held, "shift": story_shift}[STORY]()
         import firmware

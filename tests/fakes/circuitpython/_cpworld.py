@@ -42,6 +42,7 @@ def _init():
     g["chain"] = None            # (load, clock, data, inputs)
     g["inputs"] = {}             # pin name -> level set by the test
     g["strips"] = {}             # pin name -> [bytes handed to neopixel_write]
+    g["serial_in"] = []          # characters typed on the serial console, not read yet
     g["resets"] = 0
     g["boots"] = 0
     g["board_id"] = "raspberry_pi_pico"

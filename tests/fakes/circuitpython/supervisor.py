@@ -1,7 +1,8 @@
 """A fake of CircuitPython's ``supervisor`` module: ``ticks_ms()`` from the
 world's clock, wrapping at 2**29 with the first wrap 65.536 s after power-on
 (as shared-bindings/supervisor/__init__.c computes it); ``runtime`` with
-``serial_bytes_available`` and ``serial_connected``; ``status_bar``."""
+``serial_bytes_available`` (the characters in ``_cpworld.serial_in``) and
+``serial_connected``; ``status_bar``."""
 
 import _cpworld
 
@@ -15,7 +16,7 @@ class Runtime:
 
     @property
     def serial_bytes_available(self):
-        return len(_cpworld.serial_in) if hasattr(_cpworld, "serial_in") else 0
+        return len(_cpworld.serial_in)
 
 
 class StatusBar:
