@@ -68,19 +68,21 @@ def say(text=""):
 
 # -- the drive ---------------------------------------------------------------------
 
-def candidates():
-    """Folders where a CIRCUITPY drive is mounted on this laptop."""
+def candidates(parents=None):
+    """Folders where a CIRCUITPY drive is mounted on this laptop (looked for
+    in ``parents``, by default where Linux, macOS and Windows mount drives)."""
     found = []
-    if sys.platform.startswith("win"):
+    if parents is None and sys.platform.startswith("win"):
         for letter in string.ascii_uppercase:
             root = "%s:\\" % letter
             if os.path.exists(os.path.join(root, "boot_out.txt")) and \
                     _windows_label(root) == LABEL:
                 found.append(root)
         return found
-    user = os.environ.get("USER") or os.environ.get("LOGNAME") or ""
-    parents = ["/Volumes", "/media", "/mnt", os.path.join("/media", user),
-               os.path.join("/run/media", user)]
+    if parents is None:
+        user = os.environ.get("USER") or os.environ.get("LOGNAME") or ""
+        parents = ["/Volumes", "/media", "/mnt", os.path.join("/media", user),
+                   os.path.join("/run/media", user)]
     for parent in parents:
         try:
             names = sorted(os.listdir(parent))
