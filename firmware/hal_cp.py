@@ -69,7 +69,7 @@ def pin(gpio):
     one (Pico), else the RP2040's ``microcontroller.pin.GPIO<n>``."""
     found = getattr(board, "GP%d" % gpio, None)
     if found is None:
-        found = getattr(microcontroller.pin, "GPIO%d" % gpio, None)
+        found = getattr(getattr(microcontroller, "pin", None), "GPIO%d" % gpio, None)
     if found is None:
         raise ValueError("this board has no GPIO%d" % gpio)
     return found
@@ -133,20 +133,19 @@ def make_scanner(config, threshold=None):
     if threshold is None:
         threshold = config["debounce_scans"]
     if config["scanner"] == "matrix":
-        keys = keypad.KeyMatrix([pin(n) for n in pins["matrix_rows"]],
-                                [pin(n) for n in pins["matrix_cols"]],
-                                columns_to_anodes=True, interval=SCAN_S,
-                                max_events=MAX_EVENTS, debounce_threshold=threshold)
-    else:
-        keys = keypad.ShiftRegisterKeys(clock=pin(pins["sr_clock"]), data=pin(pins["sr_data"]),
-                                        latch=pin(pins["sr_load"]), value_to_latch=True,
-                                        key_count=_pins.SR_BITS, value_when_pressed=False,
-                                        interval=SCAN_S, max_events=MAX_EVENTS,
-                                        debounce_threshold=threshold)
-    return KeyScanner(keys)
+        return KeyScanner(keypad.KeyMatrix([pin(n) for n in pins["matrix_rows"]],
+                                           [pin(n) for n in pins["matrix_cols"]],
+                                           columns_to_anodes=True, interval=SCAN_S,
+                                           max_events=MAX_EVENTS, debounce_threshold=threshold))
+    return KeyScanner(keypad.ShiftRegisterKeys(clock=pin(pins["sr_clock"]),
+                                               data=pin(pins["sr_data"]),
+                                               latch=pin(pins["sr_load"]), value_to_latch=True,
+                                               key_count=_pins.SR_BITS, value_when_pressed=False,
+                                               interval=SCAN_S, max_events=MAX_EVENTS,
+                                               debounce_threshold=threshold))
 
 
-_buttons = {}             # GPIO -> the button made for it (a pin is claimed once)
+_buttons = {}  # type: dict  # GPIO -> the button made for it (a pin is claimed once)
 
 
 def make_button(config):
@@ -261,9 +260,11 @@ def watchdog(timeout_ms=8000):
     RP2040). ``None`` or 0 gives an object whose feed() does nothing."""
     if not timeout_ms:
         return _NoWatchdog()
+    dog = getattr(microcontroller, "watchdog", None)
+    if dog is None:
+        return _NoWatchdog()
     try:
         from watchdog import WatchDogMode
-        dog = microcontroller.watchdog
         dog.timeout = min(timeout_ms / 1000, RP2040_WATCHDOG_S)
         dog.mode = WatchDogMode.RESET
         return dog

@@ -304,3 +304,65 @@ def test_monitor_finds_a_board_running_circuitpython(monkeypatch):
     monkeypatch.setattr(list_ports, "comports",
                         lambda: [P("/dev/ttyS0", None), P("/dev/ttyACM0", 0x239A)])
     assert deploy.find_port() == "/dev/ttyACM0"
+
+
+# -- hal_cp.py against CircuitPython's own type stubs ---------------------------------
+
+STUB_DISTS = ("circuitpython-stubs", "adafruit-circuitpython-typing")
+
+
+@pytest.fixture(scope="module")
+def cp_typings():
+    """CircuitPython's stubs (circuitpython-stubs: one ``X-stubs`` package per
+    module) laid out as a typings folder of plain ``X`` packages for MYPYPATH,
+    installed once without dependencies into .cache/; skipped when offline."""
+    try:
+        import mypy  # noqa: F401
+    except ImportError:
+        pytest.skip("mypy is not installed")
+    folder = os.path.join(ROOT, ".cache", "circuitpython-typings")
+    if os.path.isdir(os.path.join(folder, "keypad")):
+        return folder
+    raw = os.path.join(ROOT, ".cache", "circuitpython-stubs")
+    result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                             "--no-compile", "--target", raw] + list(STUB_DISTS),
+                            capture_output=True, text=True, timeout=300)
+    if result.returncode != 0 or not os.path.isdir(os.path.join(raw, "keypad-stubs")):
+        pytest.skip("could not install %s: %s" % (STUB_DISTS, result.stderr[-300:]))
+    import shutil
+    tmp = folder + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
+    for name in os.listdir(raw):
+        if name.endswith("-stubs"):
+            shutil.copytree(os.path.join(raw, name), os.path.join(tmp, name[:-6]))
+    shutil.copytree(os.path.join(raw, "circuitpython_typing"),
+                    os.path.join(tmp, "circuitpython_typing"))
+    os.rename(tmp, folder)
+    return folder
+
+
+def mypy_hal_cp(folder, typings, tmp_path):
+    env = dict(os.environ, MYPYPATH=os.pathsep.join([typings, LIB]))
+    result = subprocess.run([sys.executable, "-m", "mypy", "--check-untyped-defs",
+                             "--follow-imports=silent", "--no-incremental", "--cache-dir",
+                             str(tmp_path / "cache"), "--no-error-summary",
+                             os.path.join("firmware", "hal_cp.py")],
+                            cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    return [line for line in result.stdout.splitlines()
+            if line.startswith(os.path.join("firmware", "hal_cp.py"))]
+
+
+def test_hal_cp_type_checks_against_circuitpythons_stubs(cp_typings, tmp_path):
+    adafruit_libs()
+    assert mypy_hal_cp(ROOT, cp_typings, tmp_path) == []
+    # a copy with a keyword keypad does not have must be caught, so a check
+    # that silently found no stubs cannot pass
+    import shutil
+    copy = tmp_path / "copy"
+    shutil.copytree(os.path.join(ROOT, "firmware"), copy / "firmware",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    path = copy / "firmware" / "hal_cp.py"
+    path.write_text(path.read_text().replace("columns_to_anodes=True", "column_to_anodes=True"))
+    errors = mypy_hal_cp(str(copy), cp_typings, tmp_path)
+    assert any("column_to_anodes" in e for e in errors), errors
