@@ -366,3 +366,17 @@ def test_hal_cp_type_checks_against_circuitpythons_stubs(cp_typings, tmp_path):
     path.write_text(path.read_text().replace("columns_to_anodes=True", "column_to_anodes=True"))
     errors = mypy_hal_cp(str(copy), cp_typings, tmp_path)
     assert any("column_to_anodes" in e for e in errors), errors
+
+
+@pytest.mark.micropython
+def test_the_edge_benchmark_runs_on_the_unix_port():
+    adafruit_libs()
+    result = subprocess.run([tool("micropython"), "-X", "heapsize=1M",
+                             os.path.join("tests", "bench", "cp_edge_bench.py"), LIB],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert lines[0].startswith("implementation micropython"), result.stdout
+    names = [line.split()[0] for line in lines[1:]]
+    assert names == ["scan_idle", "scan_lift", "strip_same", "strip_one", "strip_all"]
+    print(result.stdout)
