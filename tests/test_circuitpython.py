@@ -380,3 +380,9 @@ def test_the_edge_benchmark_runs_on_the_unix_port():
     names = [line.split()[0] for line in lines[1:]]
     assert names == ["scan_idle", "scan_lift", "strip_same", "strip_one", "strip_all"]
     print(result.stdout)
+
+
+def test_the_edge_numbers_keys_as_squares_and_recovers_lost_events(tmp_path):
+    drive = filled_drive(tmp_path / "CIRCUITPY", {})
+    seen = play(drive, "edge")
+    assert seen["resets"] == 1

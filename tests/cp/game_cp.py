@@ -20,6 +20,8 @@ Stories:
   checks that its targets' colours are in the bytes handed to neopixel_write.
 - ``held``: the throw button held at power-on: boot.py leaves the drive to
   the laptop, code.py starts nothing, and the program can write nothing.
+- ``edge``: firmware/hal_cp.py on its own (key numbers, lost events, the
+  button, the watchdog).
 - ``shift``: the same board wired with a 74HC165 chain on a Feather RP2040
   (its own default wiring): a few turns of play.
 
@@ -343,6 +345,66 @@ def story_shift():
     return {"moves": HANDS.moves, "checked": HANDS.checked}
 
 
+def story_edge():
+    """firmware/hal_cp.py on its own: key numbers, a lost-events recovery, the
+    button, the watchdog, the board's id."""
+    world.power_on()
+    world.phase = "code"
+    wire({})
+    world.set_input(BUTTON, 1)
+    from firmware import hal_cp
+    from firmware.config import validate
+    config, _ = validate({})
+    hw = hal_cp.build(config)
+    assert config["debounce_scans"] == 1          # keypad debounces instead of the App
+    scan = hw.scanner.scan
+    assert scan() == 0
+    world.place(1, 5, 6, 13, 30)                  # row 0 col 0, row 0 col 4, row 1 col 0, ...
+    world.advance(20)
+    assert scan() == (1 << 0) | (1 << 4) | (1 << 5) | (1 << 12) | (1 << 29), bin(scan())
+    # more changes than keypad's queue holds, with nobody reading: events are
+    # lost; the next scan starts over from what is closed now
+    world.lift(1)
+    world.advance(20)                           # square 1's piece is lifted...
+    for _ in range(3):                          # ...while 29 others come and go
+        world.place(*range(2, 31))
+        world.advance(20)
+        world.lift(*range(2, 31))
+        world.advance(20)
+    world.place(17)
+    world.advance(20)
+    assert hw.scanner.keys.events.overflowed
+    scan()
+    world.advance(20)
+    assert scan() == 1 << 16, bin(scan())       # square 1's lift was among the lost
+    # a chattering switch (shorter than 3 scans) never shows
+    world.place(20)
+    world.advance(6)
+    world.lift(20)
+    world.advance(20)
+    assert not scan() & (1 << 19)
+    assert hw.button() is False
+    world.set_input(BUTTON, 0)
+    world.advance(10)
+    assert hw.button() is True
+    assert hal_cp.make_button(config) is hw.button  # the pin is claimed once
+    import microcontroller
+    import watchdog
+    dog = hal_cp.watchdog(20000)
+    assert dog is microcontroller.watchdog and dog.timeout == 8.388
+    assert dog.mode == watchdog.WatchDogMode.RESET
+    assert hal_cp.watchdog_stop() and dog.mode is None
+    assert hal_cp.unique_id() == "e6614104032b5c2f"
+    assert hal_cp.ticks_ms() == world.ticks_ms()
+    try:
+        hal_cp.reset()
+    except world.Reset:
+        pass
+    else:
+        raise AssertionError("reset() returned")
+    return {"resets": world.resets}
+
+
 def main():
     storage.protect(DRIVE)
     time.sleep = world_sleep
@@ -350,7 +412,8 @@ def main():
     sys.stdout = Console(real_stdout)
     sys.stdin = Keyboard()
     try:
-        result = {"game": story_game, "held": story_held, "shift": story_shift}[STORY]()
+        result = {"game": story_game, "held": story_held, "shift": story_shift,
+                  "edge": story_edge}[STORY]()
         import firmware
         assert firmware.__file__.startswith(DRIVE), firmware.__file__
         import neopixel
