@@ -386,3 +386,32 @@ def test_the_edge_numbers_keys_as_squares_and_recovers_lost_events(tmp_path):
     drive = filled_drive(tmp_path / "CIRCUITPY", {})
     seen = play(drive, "edge")
     assert seen["resets"] == 1
+
+
+def public_names(path):
+    """Top-level public functions, classes and names a module defines, in any
+    branch of a top-level ``if`` (read with ast: neither edge can be imported
+    in this process)."""
+    import ast
+
+    def take(body, names):
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, (ast.If, ast.Try)):
+                take(node.body, names)
+                take(node.orelse, names)
+        return names
+    names = take(ast.parse(open(path).read()).body, set())
+    return {n for n in names if not n.startswith("_")}
+
+
+def test_the_circuitpython_edge_offers_everything_the_micropython_edge_does():
+    """firmware/board.py runs on either edge: whatever hal.py offers it,
+    hal_cp.py must offer too."""
+    hal = public_names(os.path.join(ROOT, "firmware", "hal.py"))
+    hal_cp = public_names(os.path.join(ROOT, "firmware", "hal_cp.py"))
+    assert {"build", "make_button", "watchdog", "ticks_ms", "sleep_ms"} <= hal
+    assert hal - hal_cp == set()
