@@ -8,12 +8,8 @@ NeoPixel and pure-Python pixelbuf libraries.
 
 LIB is the folder holding neopixel.py and adafruit_pixelbuf.py (the tests
 fill .cache/circuitpython-lib). Run from the repository root. Figures are
-the best of five runs; the calibration loop ``for i in range(100000): s ^= i``
-is timed in the same process, and
-
-    Pico-equivalent ms = measured ms x 966 / calibration ms
-
-(966 ms: that loop on a 125 MHz RP2040 under MicroPython). A real
+the best of five runs, turned into Pico-equivalent ms by the calibration
+loop of tests/bench/calibration.py, timed in the same process. A real
 CircuitPython board may have pixelbuf built in (in C), which is cheaper than
 the pure-Python one timed here: these are upper bounds for the strip.
 
@@ -32,35 +28,10 @@ for _p in ("", "."):
     if _p not in sys.path:
         sys.path.append(_p)
 
-try:
-    from time import ticks_us, ticks_diff
-except ImportError:
-    from time import perf_counter
-
-    def ticks_us():
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        return a - b
-
+from calibration import PICO_MS, calibrate, pico_ms, ticks_diff, ticks_us  # noqa: E402
 import _cpworld as world  # noqa: E402
 from firmware import hal_cp  # noqa: E402
 from firmware.config import validate  # noqa: E402
-
-PICO_CALIBRATION_MS = 966
-LOOP = "s = 0\nfor i in range(100000):\n    s ^= i\n"
-
-
-def calibrate(repeats=5):
-    code = compile(LOOP, "calibration", "exec")
-    best = None
-    for _ in range(repeats):
-        start = ticks_us()
-        exec(code, {})
-        took = ticks_diff(ticks_us(), start) / 1000
-        if best is None or took < best:
-            best = took
-    return best
 
 
 def best_us(setup, func, count=200, repeats=5):
@@ -118,11 +89,11 @@ def main():
     }
     cal = calibrate()
     impl = sys.implementation.name
-    print("implementation %s, calibration loop %.1f ms (966 ms on the Pico)" % (impl, cal))
+    print("implementation %s, calibration loop %.1f ms (%d ms on the Pico)"
+          % (impl, cal, PICO_MS))
     for name in ("scan_idle", "scan_lift", "strip_same", "strip_one", "strip_all"):
         us = figures[name]
-        print("%-11s %8.1f us here  %6.2f Pico-equivalent ms"
-              % (name, us, us / 1000 * PICO_CALIBRATION_MS / cal))
+        print("%-11s %8.1f us here  %6.2f Pico-equivalent ms" % (name, us, pico_ms(us / 1000, cal)))
 
 
 main()
