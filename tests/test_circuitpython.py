@@ -415,3 +415,16 @@ def test_the_circuitpython_edge_offers_everything_the_micropython_edge_does():
     hal_cp = public_names(os.path.join(ROOT, "firmware", "hal_cp.py"))
     assert {"build", "make_button", "watchdog", "ticks_ms", "sleep_ms"} <= hal
     assert hal - hal_cp == set()
+
+
+def test_the_command_line_fills_a_drive(tmp_path, capsys):
+    adafruit_libs()
+    drive = fake_drive(tmp_path / "CIRCUITPY")
+    config = tmp_path / "museum.json"
+    config.write_text('{"mode": "museum"}')
+    from host_tools.cli import main
+    assert main(["deploy", "--circuitpython", drive, "--cp-lib", LIB,
+                 "--config", str(config)]) == 0
+    assert os.path.isfile(os.path.join(drive, "code.py"))
+    assert '"museum"' in open(os.path.join(drive, "config.json")).read()
+    assert "press the board's reset button" in capsys.readouterr().out.lower()
