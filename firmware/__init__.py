@@ -4,20 +4,9 @@ hal_cp.py (CircuitPython) touch the hardware."""
 import sys
 
 try:
-    from supervisor import ticks_ms as _ticks_ms   # only CircuitPython has it
-    CIRCUITPYTHON = True
-except ImportError:
-    CIRCUITPYTHON = False
-
-if CIRCUITPYTHON:                   # what CircuitPython lacks: firmware/compat.py
+    from time import ticks_diff     # the Pico's ms counter wraps: always subtract with this
+except ImportError:                 # CircuitPython (its clock wraps at 2**29) and CPython
     from firmware.compat import ticks_diff
-else:
-    try:
-        from time import ticks_diff     # the Pico's ms counter wraps: always subtract with this
-    except ImportError:
-        def ticks_diff(a, b):
-            """CPython (tests, the simulator): time never wraps there."""
-            return a - b
 
 
 def unload(name):

@@ -41,9 +41,9 @@ try:
 except ImportError:          # a port without select: no serial commands
     select = None
 
-from firmware import CIRCUITPYTHON, unload
-if CIRCUITPYTHON:            # its console is polled another way: firmware/compat.py
-    from firmware.compat import select
+from firmware import unload
+if sys.implementation.name == "circuitpython":   # its console is polled another way
+    from firmware.compat import select           # (firmware/compat.py)
 from firmware.version import VERSION
 
 try:

@@ -17,12 +17,16 @@ What it lacks is MicroPython's millisecond clock in ``time``:
   through ``supervisor.runtime.serial_bytes_available``, wrapped here as
   ``select`` (``poll()``, ``register``, ``poll(0)``, ``POLLIN``).
 
-Which branch is taken depends on whether ``supervisor.ticks_ms`` exists, not
-on the port's name, so the MicroPython unix port runs the CircuitPython branch
-when a ``supervisor`` module is put on its path (tests/fakes/circuitpython).
-``CIRCUITPYTHON`` says which branch this is. On MicroPython the names are
-MicroPython's own functions; on CPython (tests, the simulator) plain
-arithmetic over ``time.monotonic``.
+The firmware loads this module only where ``time`` has no ``ticks_diff``
+(firmware/__init__.py: CircuitPython, and CPython for the tests and the
+simulator), and board.py takes ``select`` from here on CircuitPython; on
+MicroPython it is never loaded, so it costs the Pico's heap nothing. Which
+branch is taken depends on whether ``supervisor.ticks_ms`` exists, not on the
+port's name, so the MicroPython unix port runs the CircuitPython branch when
+a ``supervisor`` module is on its path (tests/fakes/circuitpython).
+``CIRCUITPYTHON`` says which branch this is. Elsewhere the names are
+MicroPython's own functions, or, on CPython, plain arithmetic over
+``time.monotonic``.
 """
 
 import time

@@ -42,6 +42,7 @@ SEED = int(sys.argv[3]) if len(sys.argv) > 3 else 1
 sys.path[:] = [FAKES, DRIVE, os.path.join(DRIVE, "lib")] + \
     [p for p in sys.path if p.startswith(sys.base_prefix) and "site-packages" not in p]
 os.chdir(DRIVE)
+sys.implementation.name = "circuitpython"     # what the firmware asks to know the port
 
 import _cpworld as world  # noqa: E402
 import storage  # noqa: E402

@@ -1,8 +1,10 @@
 """The engine and the App on the MicroPython unix port, with firmware/compat.py
 in its CircuitPython branch: the ``supervisor`` module of
-tests/fakes/circuitpython is on the path, so the firmware takes its clock
-arithmetic (2**29 wrap) from compat, as on a CircuitPython board. The modules
-are loaded from their .py sources, as CircuitPython loads them.
+tests/fakes/circuitpython is on the path, so compat takes CircuitPython's
+clock (2**29 wrap), and the firmware's ``ticks_diff`` is switched to compat's
+before the App is loaded, as firmware/__init__.py does by itself on
+CircuitPython (whose ``time`` has no ``ticks_diff``; the unix port's has).
+The modules are loaded from their .py sources, as CircuitPython loads them.
 
     micropython -X heapsize=200k tests/mp/cp_app_mp.py [STORE_DIR]
 
@@ -21,6 +23,7 @@ gc.collect()
 _free = gc.mem_free()
 import firmware  # noqa: E402
 from firmware import compat  # noqa: E402
+firmware.ticks_diff = compat.ticks_diff     # the shim switched, before the App loads
 from board_sim import BoardSim  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
 
@@ -60,8 +63,8 @@ class WrappingBoard(BoardSim):
 
 def the_circuitpython_branch_is_taken():
     assert compat.CIRCUITPYTHON, "compat did not see supervisor.ticks_ms"
-    assert firmware.CIRCUITPYTHON
-    assert firmware.ticks_diff is compat.ticks_diff
+    import firmware.app
+    assert firmware.app.ticks_diff is compat.ticks_diff
     assert compat.ticks_diff(0, PERIOD - 1) == 1
     assert compat.ticks_add(PERIOD - 1, 1) == 0
     import supervisor
