@@ -18,6 +18,7 @@ COMMANDS = {
     "monitor": ("host_tools.monitor", "watch a connected board live"),
     "check": ("host_tools.check", "guided wiring self-test of a connected board"),
     "tournament": ("host_tools.tournament", "play computer levels against each other"),
+    "hardware": ("host_tools.cad.generate", "regenerate the board's CAD files, drawing and BOM"),
 }
 
 

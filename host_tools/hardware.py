@@ -810,7 +810,8 @@ def main(argv=None):
     if argv[:1] == ["generate"] and len(argv) == 1:
         for path in generate():
             print("wrote %s" % path)
-        return 0
+        from host_tools.cad.generate import generate_cad  # panels, pieces, BOM
+        return generate_cad()
     if argv[:1] == ["check"] and len(argv) == 2:
         try:
             data = load_pinmap(argv[1])
