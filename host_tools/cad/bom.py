@@ -200,6 +200,8 @@ def rows(board):
     out += [_row(1, "all", "tool", name, "-", "-", note, None) for name, note in TOOLS]
     for i, row in enumerate(out, 1):
         row["item"] = i
+        if row["unit"] is not None:     # whole cents, so the lines add up
+            row["unit"] = math.floor(row["unit"] * 100 + 0.5) / 100
     return out
 
 

@@ -38,26 +38,31 @@ def write_dxf(panel, path):
     import ezdxf
     from ezdxf import units
 
-    doc = ezdxf.new("R2010")
-    doc.units = units.MM
-    doc.header["$MEASUREMENT"] = 1
-    for name, (_, aci) in COLOURS.items():
-        doc.layers.add(name, color=aci)
-    msp = doc.modelspace()
-    for layer, shapes in ((CUT, panel.cuts), (ENGRAVE, panel.engraves)):
-        attribs = {"layer": layer}
-        for shape in shapes:
-            kind, values = shape[0], [round(v, 3) for v in shape[1:]]
-            if kind == "circle":
-                msp.add_circle(values[:2], values[2] / 2, dxfattribs=attribs)
-            elif kind == "rect":
-                msp.add_lwpolyline(_rect_points(*values), close=True, dxfattribs=attribs)
-            else:
-                msp.add_line(values[:2], values[2:], dxfattribs=attribs)
     # ezdxf's own switch for files without a creation date or random ids.
     fixed = ezdxf.options.write_fixed_meta_data_for_testing
     ezdxf.options.write_fixed_meta_data_for_testing = True
     try:
+        doc = ezdxf.new("R2010")
+        doc.units = units.MM
+        doc.header["$MEASUREMENT"] = 1
+        for name, (_, aci) in COLOURS.items():
+            doc.layers.add(name, color=aci)
+        msp = doc.modelspace()
+        for layer, shapes in ((CUT, panel.cuts), (ENGRAVE, panel.engraves)):
+            attribs = {"layer": layer}
+            for shape in shapes:
+                kind, values = shape[0], [round(v, 3) for v in shape[1:]]
+                if kind == "circle":
+                    msp.add_circle(values[:2], values[2] / 2, dxfattribs=attribs)
+                elif kind == "rect":
+                    msp.add_lwpolyline(_rect_points(*values), close=True,
+                                       dxfattribs=attribs)
+                else:
+                    msp.add_line(values[:2], values[2:], dxfattribs=attribs)
+        # ezdxf adds the CLASS entries from a set, in an order that changes from
+        # run to run: add them now and sort them, so the file is the same.
+        doc.classes.add_required_classes(doc.dxfversion)
+        doc.classes.classes = dict(sorted(doc.classes.classes.items()))
         doc.saveas(path)
     finally:
         ezdxf.options.write_fixed_meta_data_for_testing = fixed
