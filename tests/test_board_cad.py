@@ -64,8 +64,9 @@ def test_c1_snake_corners():
     assert c1_centre(data, 10) == (x1 + 9 * p, y1)
     assert c1_centre(data, 11) == (x1 + 9 * p, y1 - p)       # 11 under 10
     assert c1_centre(data, 21) == (x1, y1 - 2 * p)           # 21 under 20
-    for square in (1, 7, 10, 11, 15, 20, 21, 26, 30):
-        assert layout.square_centre(params.Board(data), square) == c1_centre(data, square)
+    board = params.Board(data)
+    for square in range(1, 31):
+        assert layout.square_centre(board, square) == c1_centre(data, square)
 
 
 # --- generating ----------------------------------------------------------------
@@ -227,6 +228,68 @@ def test_the_button_hole_and_screw_holes(made):
         assert sorted((x, y) for x, y, _ in holes) == sorted(
             [(i, i), (i, board.height - i), (board.width - i, i),
              (board.width - i, board.height - i)])
+
+
+SEVEN = {"abcdef": "0", "bc": "1", "abdeg": "2", "abcdg": "3", "bcfg": "4",
+         "acdfg": "5", "acdefg": "6", "abc": "7", "abcdefg": "8", "abcdfg": "9"}
+
+
+def read_number(lines, height):
+    """Read the seven-segment number drawn by the engraved lines in a box."""
+    lines = sorted(lines, key=lambda l: min(l[0], l[2]))
+    digits, cluster = [], []
+    for line in lines:
+        right = max(max(l[0], l[2]) for l in cluster) if cluster else 0
+        if cluster and min(line[0], line[2]) > right + 0.2 * height:
+            digits.append(cluster)
+            cluster = []
+        cluster.append(line)
+    if cluster:
+        digits.append(cluster)
+    text = ""
+    for d in digits:
+        x0 = min(min(l[0], l[2]) for l in d)
+        x1 = max(max(l[0], l[2]) for l in d)
+        y0 = min(min(l[1], l[3]) for l in d)
+        mid = y0 + height / 2
+        segs = set()
+        for ax, ay, bx, by in d:
+            if abs(ay - by) < 1e-6:                              # horizontal
+                segs.add("d" if abs(ay - y0) < 0.1 else "g" if abs(ay - mid) < 0.1 else "a")
+            else:
+                upper = min(ay, by) >= mid - 0.1
+                right = abs(ax - x1) < 0.1 and x1 - x0 > 0.1 or x1 - x0 < 0.1
+                segs.add(("b" if upper else "c") if right else ("f" if upper else "e"))
+        text += SEVEN.get("".join(sorted(segs)), "?")
+    return text
+
+
+def engraved_lines(path):
+    return [(e.dxf.start.x, e.dxf.start.y, e.dxf.end.x, e.dxf.end.y)
+            for e in dxf_entities(path, "ENGRAVE") if e.dxftype() == "LINE"]
+
+
+def test_every_square_and_every_reed_slot_is_engraved_with_its_c1_number(made):
+    """The path order a maker follows: the number in each square's lower-left
+    corner on the top panel, and the number beside each slot on the bottom
+    panel, is the square C1 puts there."""
+    data = made["data"]
+    p = data["pitch"]
+    h = round(p * 0.14, 2)
+    top = engraved_lines(made["out"] / "hardware/cad/top.dxf")
+    bottom = engraved_lines(made["out"] / "hardware/cad/bottom.dxf")
+    glass = data["reed"]["glass_length"]
+
+    def inside(lines, x0, y0, x1, y1):
+        return [l for l in lines if min(l[0], l[2]) >= x0 and max(l[0], l[2]) <= x1
+                and min(l[1], l[3]) >= y0 and max(l[1], l[3]) <= y1]
+
+    for square in range(1, 31):
+        cx, cy = c1_centre(data, square)
+        corner = inside(top, cx - p / 2, cy - p / 2, cx, cy - p / 2 + 0.08 * p + h + 0.5)
+        assert read_number(corner, h) == str(square), square
+        beside = inside(bottom, cx, cy, cx + glass, cy + p / 2 - 1)
+        assert read_number(beside, h) == str(square), square
 
 
 # --- the pieces ------------------------------------------------------------------
@@ -437,7 +500,8 @@ def test_a_bad_parameter_file_given_to_the_command_is_one_line(tmp_path):
 # --- the BOM -----------------------------------------------------------------------
 
 def bom_rows(text=None):
-    return list(csv.DictReader(io.StringIO(text or read("hardware/bom.csv"))))
+    """The BOM as generated (the committed file is the same, see above)."""
+    return list(csv.DictReader(io.StringIO(text or bom.render_csv(params.load()))))
 
 
 def test_bom_connectors_carry_each_options_switch_wires():
