@@ -455,7 +455,7 @@ def test_pieces_too_small_to_cover_the_reeds_dead_middle_are_refused_at_the_boun
 
 def test_a_piece_too_slim_for_its_magnet_is_refused():
     # 8.15 mm pocket + 2 x 1.2 mm wall = 10.55 mm, on 20 mm squares
-    small = {"pitch": 20, "led__from_edge": 4}
+    small = {"pitch": 20, "led__from_edge": 4, "reed__lead_room": 1}
     board_with(pieces__diameter_per_pitch=0.528, **small)            # 10.56 mm
     with pytest.raises(ValueError, match="no wall around the magnet"):
         board_with(pieces__diameter_per_pitch=0.52, **small)         # 10.4 mm

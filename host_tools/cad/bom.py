@@ -177,6 +177,10 @@ def materials(board):
         _row(n, "all", "material", "Self-adhesive felt pad, round, about %s mm, 1 mm"
              % fmt(round(board.piece_diameter * 0.7)), "any", "-", "Optional, under each "
              "piece; adds 1 mm between magnet and switch, so test with it on", 0.05),
+        _row(1, "all", "material", "Diffuser for the LED windows: tracing paper or 1 mm opal "
+             "acrylic, %s x %s mm" % (fmt(board.width - 2 * board.rim),
+                                      fmt(board.height - 2 * board.rim)), "any", "-",
+             "Glued under the top panel so each window glows evenly", 2.00),
         _row(1, "all", "material", "Hot glue sticks and wood glue", "any", "-",
              "Reed switches by their leads; panels are screwed, not glued", 2.00),
     ]

@@ -23,7 +23,8 @@ NUMBERS = (
     ("panels.top.thickness", 1), ("panels.frame.thickness", 2),
     ("panels.bottom.thickness", 1), ("panels.frame.rim", 8), ("panels.frame.bar", 4),
     ("screw_hole", 2), ("screw_inset", 4),
-    ("reed.glass_length", 5), ("reed.glass_diameter", 1), ("reed.slot_clearance", 0),
+    ("reed.glass_length", 5), ("reed.glass_diameter", 1), ("reed.lead_room", 1),
+    ("reed.slot_clearance", 0),
     ("magnet.diameter", 2), ("magnet.height", 1), ("magnet.fit", 0),
     ("magnet.depth_clearance", 0),
     ("led.window", 2), ("led.from_edge", 1), ("led.chip", 1),
@@ -129,8 +130,11 @@ class Board:
 
     @property
     def slot_size(self):
-        clearance = self.reed["slot_clearance"]
-        return (self.reed["glass_length"] + clearance, self.reed["glass_diameter"] + clearance)
+        """The reed's slot: its glass, room at each end to bend the leads up at
+        least 1 mm from the glass, and a clearance all round."""
+        reed, clearance = self.reed, self.reed["slot_clearance"]
+        return (reed["glass_length"] + 2 * reed["lead_room"] + clearance,
+                reed["glass_diameter"] + clearance)
 
     @property
     def stack(self):
@@ -156,7 +160,7 @@ class Board:
         if corner - self.led["window"] / 2 < self.piece_diameter / 2:
             raise ValueError("led.from_edge puts the LED window under a piece standing "
                              "in the middle of the square.")
-        if self.reed["glass_length"] + 4 > self.pitch:
+        if self.reed["glass_length"] + 2 * self.reed["lead_room"] + 4 > self.pitch:
             raise ValueError("reed.glass_length is too long: a reed switch would touch "
                              "the next square's.")
         span = (STICKS - 1) * self.sticks["spacing"] + self.sticks["width"]
