@@ -173,6 +173,67 @@ class _Sheet:
         return "\n".join(head + self.items + ["</svg>"]) + "\n"
 
 
+def _section(sheet, board, left, top):
+    """Section along a row through one square's centre, at 2:1: the piece and
+    its magnet over the stack, the reed in its slot with the end of its glass
+    under the centre."""
+    from . import pieces
+    scale = 2
+    piece = pieces.shape(board, "spool")
+    tall = piece["height"] + board.stack
+    base = top + 12 + scale * tall             # page y of the board's underside
+    cx = left + scale * (board.pitch / 2 + 10)
+
+    def at(x, z):
+        return cx + scale * x, base - scale * z
+
+    def box(x0, z0, x1, z1, cls):
+        (a, b), (c, d) = at(x0, z1), at(x1, z0)
+        sheet.items.append('<rect class="%s" x="%s" y="%s" width="%s" height="%s"/>'
+                           % (cls, fmt(a), fmt(b), fmt(c - a), fmt(d - b)))
+
+    half = board.pitch / 2 + 8
+    sheet.text(left, top, "Section along a row through a square's centre, 2:1", "t",
+               anchor="start")
+    t, f, b = board.top_t, board.frame_t, board.bottom_t
+    box(-half, 0, half, b, "cut")                              # bottom panel
+    box(-half, b + f, half, b + f + t, "cut")                  # top panel
+    glass, dia = board.reed["glass_length"], board.reed["glass_diameter"]
+    box(0, b - dia, glass, b, "cut")                           # the reed's glass
+    for x in (0, glass):                                       # leads bent up
+        out = -board.reed["lead_room"] if x == 0 else glass + board.reed["lead_room"]
+        x1, y1 = at(x, b - dia / 2)
+        x2, y2 = at(out, b - dia / 2)
+        x3, y3 = at(out, b + 0.6)
+        sheet.line(x1, y1, x2, y2, "eng")
+        sheet.line(x2, y2, x3, y3, "eng")
+    surface = b + f + t
+    r, fl, w = piece["diameter"] / 2, piece["flange"], piece["waist"] / 2
+    h = piece["height"]
+    box(-r, surface, r, surface + fl, "eng")                   # the spool
+    box(-w, surface + fl, w, surface + h - fl, "eng")
+    box(-r, surface + h - fl, r, surface + h, "eng")
+    m = board.magnet["diameter"] / 2
+    box(-m, surface, m, surface + board.magnet["height"], "cut")   # the magnet
+    x1, y1 = at(0, surface + h + 3)
+    x2, y2 = at(0, b + 0.5)
+    sheet.line(x1, y1, x2, y2, "hid")                          # the square's centre
+    sheet.text(x1, y1 - 1, "square's centre", "d")
+    gx, gy0 = at(-half - 4, b)
+    _, gy1 = at(0, surface)
+    sheet.dim_v(gy1, gy0, gx, fmt(surface - b))
+    mx, my = at(glass / 2, b - dia - 1.5)
+    sheet.text(mx, my + 4, "reed middle: dead spot", "d")
+    tx, ty = at(half + 3, 0)
+    lines = ["magnet: disc, pole axis vertical",
+             "reed: lying along the row, left end of",
+             "the glass under the centre, middle %s mm" % fmt(glass / 2),
+             "to the right; a piece strays at most %s mm" % fmt(board.piece_play),
+             "stack: top %s, frame %s, bottom %s mm" % (fmt(t), fmt(f), fmt(b))]
+    for i, line in enumerate(lines):
+        sheet.text(tx, base - scale * tall + 6 * i, line, "t", anchor="start")
+    return base + 14
+
 def drawing_svg(board, panels, leds):
     """Top view of the assembled board, dimensioned: the top panel's cuts and
     engraving, with the reed slots and bars underneath dashed."""
@@ -225,4 +286,5 @@ def drawing_svg(board, panels, leds):
     for line in notes:
         sheet.text(left, y, line, "t", anchor="start")
         y += 7
+    sheet.page_h = _section(sheet, board, left, y + 10)
     return sheet.render("Senet board: dimensioned top view, generated from hardware/board.json")
