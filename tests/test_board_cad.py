@@ -236,10 +236,10 @@ SEVEN = {"abcdef": "0", "bc": "1", "abdeg": "2", "abcdg": "3", "bcfg": "4",
 
 def read_number(lines, height):
     """Read the seven-segment number drawn by the engraved lines in a box."""
-    lines = sorted(lines, key=lambda l: min(l[0], l[2]))
+    lines = sorted(lines, key=lambda ln: min(ln[0], ln[2]))
     digits, cluster = [], []
     for line in lines:
-        right = max(max(l[0], l[2]) for l in cluster) if cluster else 0
+        right = max(max(ln[0], ln[2]) for ln in cluster) if cluster else 0
         if cluster and min(line[0], line[2]) > right + 0.2 * height:
             digits.append(cluster)
             cluster = []
@@ -248,9 +248,9 @@ def read_number(lines, height):
         digits.append(cluster)
     text = ""
     for d in digits:
-        x0 = min(min(l[0], l[2]) for l in d)
-        x1 = max(max(l[0], l[2]) for l in d)
-        y0 = min(min(l[1], l[3]) for l in d)
+        x0 = min(min(ln[0], ln[2]) for ln in d)
+        x1 = max(max(ln[0], ln[2]) for ln in d)
+        y0 = min(min(ln[1], ln[3]) for ln in d)
         mid = y0 + height / 2
         segs = set()
         for ax, ay, bx, by in d:
@@ -281,8 +281,8 @@ def test_every_square_and_every_reed_slot_is_engraved_with_its_c1_number(made):
     glass = data["reed"]["glass_length"]
 
     def inside(lines, x0, y0, x1, y1):
-        return [l for l in lines if min(l[0], l[2]) >= x0 and max(l[0], l[2]) <= x1
-                and min(l[1], l[3]) >= y0 and max(l[1], l[3]) <= y1]
+        return [ln for ln in lines if min(ln[0], ln[2]) >= x0 and max(ln[0], ln[2]) <= x1
+                and min(ln[1], ln[3]) >= y0 and max(ln[1], ln[3]) <= y1]
 
     for square in range(1, 31):
         cx, cy = c1_centre(data, square)

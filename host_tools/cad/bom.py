@@ -38,6 +38,20 @@ def _row(qty, option, kind, description, maker, mpn, notes, unit):
             "manufacturer": maker, "mpn": mpn, "notes": notes, "unit": unit}
 
 
+def _xh_connectors(option, count, pins, wires, use, costs):
+    """The switch wiring's plug between the bottom panel and the perfboard:
+    JST XH headers, housings and a crimp contact per pin."""
+    header, housing = costs
+    return [
+        _row(count, option, "part", "Wire-to-board header, %d-pin, 2.5 mm pitch" % pins, "JST",
+             "B%dB-XH-A(LF)(SN)" % pins, "JST XH; %s" % use, header),
+        _row(count, option, "part", "Connector housing, %d-pin, 2.5 mm pitch" % pins, "JST",
+             "XHP-%d" % pins, "Mates with B%dB-XH-A" % pins, housing),
+        _row(count * pins, option, "part", "Crimp contact for XH housings, 22-28 AWG", "JST",
+             "SXH-001T-P0.6", "%d wires, %d spare" % (wires, count * pins - wires), 0.05),
+    ]
+
+
 def electronics(board):
     n = 2 * board.pieces["count"]
     return [
@@ -95,13 +109,8 @@ def electronics(board):
              "One in series with every reed switch; band towards the row", 0.05),
         _row(5, "matrix", "part", "Resistor 10 kohm, 1/4 W, 1 %, through-hole", "Yageo",
              "MFR-25FBF52-10K", "Column pull-ups to 3V3", 0.05),
-        _row(2, "matrix", "part", "Wire-to-board header, 6-pin, 2.5 mm pitch", "JST",
-             "B6B-XH-A(LF)(SN)", "JST XH; one for the 6 row wires, one for the 5 column "
-             "wires (one pin spare)", 0.25),
-        _row(2, "matrix", "part", "Connector housing, 6-pin, 2.5 mm pitch", "JST", "XHP-6",
-             "Mates with B6B-XH-A", 0.10),
-        _row(12, "matrix", "part", "Crimp contact for XH housings, 22-28 AWG", "JST",
-             "SXH-001T-P0.6", "11 wires", 0.05),
+    ] + _xh_connectors("matrix", 2, 6, 11, "one for the 6 row wires, one for the 5 "
+                       "column wires (one pin spare)", (0.25, 0.10)) + [
         # Option B: one wire per switch (30) plus their common GND, 31 wires.
         _row(4, "shift", "part", "8-bit parallel-in serial-out shift register, DIP-16",
              "Texas Instruments", "SN74HC165N", "Powered from 3V3", 0.80),
@@ -111,13 +120,9 @@ def electronics(board):
         _row(4, "shift", "part", "Ceramic capacitor 100 nF, 50 V, X7R, through-hole",
              "KEMET", "C320C104K5R5TA", "Decoupling, one per 74HC165", 0.15),
         _row(4, "shift", "part", "DIP-16 IC socket", "any", "-", "Optional", 0.30),
-        _row(4, "shift", "part", "Wire-to-board header, 8-pin, 2.5 mm pitch", "JST",
-             "B8B-XH-A(LF)(SN)", "JST XH; one per 74HC165, its 8 inputs: chip 1 squares "
-             "1-8, chip 2 9-16, chip 3 17-24, chip 4 25-30 and the switches' GND", 0.30),
-        _row(4, "shift", "part", "Connector housing, 8-pin, 2.5 mm pitch", "JST", "XHP-8",
-             "Mates with B8B-XH-A", 0.12),
-        _row(32, "shift", "part", "Crimp contact for XH housings, 22-28 AWG", "JST",
-             "SXH-001T-P0.6", "30 switch wires and GND (one spare pin)", 0.05),
+    ] + _xh_connectors("shift", 4, 8, 31, "one per 74HC165, its 8 inputs: chip 1 squares "
+                       "1-8, chip 2 9-16, chip 3 17-24, chip 4 25-30 and the switches' GND",
+                       (0.30, 0.12)) + [
         _row(1, "2a", "part", "Power supply 5 V 2 A, wall plug, 2.1 mm barrel", "Adafruit",
              "276", "UL-listed; for museums and full brightness", 8.00),
         _row(1, "2a", "part", "DC barrel jack 2.1 mm, panel or PCB mount",
