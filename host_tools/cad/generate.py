@@ -100,11 +100,12 @@ def _require():
 def write_all(root=params.ROOT, out=None, board_path=None):
     """Write every generated file under out (default: the repository).
     Returns the paths written, relative to out."""
+    board = params.load(board_path or os.path.join(root, params.BOARD_PATH))
+    pieces.check(board)                 # bad numbers are refused before the slow part
     _require()
     from . import solids
 
     out = out or root
-    board = params.load(board_path or os.path.join(root, params.BOARD_PATH))
     os.makedirs(os.path.join(out, CAD_DIR), exist_ok=True)
     os.makedirs(os.path.join(out, "docs"), exist_ok=True)
     written = []
