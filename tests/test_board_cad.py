@@ -215,6 +215,9 @@ def test_the_frame_bars_leave_every_led_switch_and_screw_clear(made):
         for x, y, w, h in things:
             apart = abs(bx - x) >= (bw + w) / 2 or abs(by - y) >= (bh + h) / 2
             assert apart, ((bx, by, bw, bh), (x, y, w, h))
+    ix, iy, iw, ih = inner                               # and none under the rim
+    for x, y, w, h in things[:36 + 30]:                  # LEDs and reed slots
+        assert abs(x - ix) + w / 2 <= iw / 2 and abs(y - iy) + h / 2 <= ih / 2, (x, y)
 
 
 def test_the_button_hole_and_screw_holes(made):
