@@ -59,7 +59,7 @@ def board_table(board):
                                                        f(spool["height"]))),
         ("cone (white)", "%s mm across, %s mm high" % (f(cone["diameter"]), f(cone["height"]))),
         ("piece's play in its square", "%s mm from the centre" % f(board.piece_play)),
-        ("magnet pocket", "%s mm across, %s mm deep, for a %s x %s mm magnet"
+        ("magnet pocket", "%s mm across, %s mm deep, for the %s x %s mm magnet"
          % (f(board.pocket_diameter), f(board.pocket_depth), f(board.magnet["diameter"]),
             f(board.magnet["height"]))),
         ("magnet face to top of the reed's glass", "%s mm (top + frame, the magnet flush "
