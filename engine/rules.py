@@ -7,7 +7,7 @@ document, which quotes the two source texts.
 
 from engine.position import (
     Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, other)
-from engine.movegen import legal_moves as _legal_moves
+from engine.movegen import legal_moves as _legal_moves, plan as _plan
 
 
 # The options a player may set, with the values each may take.
@@ -86,25 +86,10 @@ class Ruleset:
 
     def plan(self):
         """The options as one tuple, read once per move generation (fast on the
-        Pico).  Built on first use: set options before generating moves."""
+        Pico); its layout belongs to ``engine.movegen``.  Built on first use:
+        set options before generating moves."""
         if self._plan is None:
-            self._plan = (
-                self.counting == "every_square",       # 0  H6
-                self.jump == "lone_then_empty",        # 1  K8
-                self.big_block,                        # 2  H8, K9
-                self.triple_break,                     # 3  K9
-                tuple(self.safe),                      # 4  K10, H9
-                self.own_groups_block,                 # 5  H8 option
-                self.exits,                            # 6  K13
-                self.happiness,                        # 7  K11
-                self.water_to,                         # 8  K12, H10
-                self.water_fallback == "before",       # 9  K12
-                self.home_row_blocks_exit,             # 10 H12
-                self.leave_at,                         # 11 H11
-                tuple(self.again_values),              # 12 K5, H5
-                self.water,                            # 13 K12, H10
-                self.rebirth or -1,                    # 14 K10
-            )
+            self._plan = _plan(self)
         return self._plan
 
     # -- the sticks and the throw (C3) --------------------------------------
