@@ -9,6 +9,32 @@ the mover, of its colour, is in a pair with it and cannot be jumped; a lone
 enemy piece beside it stays lone.  Only where the piece comes to rest (the
 House of Happiness, the water) is the origin already empty.
 
+    >>> from engine import ruleset, Position
+    >>> kendall = ruleset("kendall")
+    >>> def moves(rs, text, throw):
+    ...     return [m.text for m in rs.legal_moves(Position.parse(text), throw)]
+
+K8: black on 3 and 4 are a pair, so 3 cannot jump 4; white on 3 jumps the lone
+black on 4:
+
+    >>> moves(kendall, "..BB.......................... B", 2)
+    ['4-6']
+    >>> moves(kendall, "..WB.......................... W", 2)
+    ['3-6']
+
+K9: only the middle of a triple is taken, forward or backward.  White on 21
+and 22 with a throw of 1 may not take the near end of black's 18, 19, 20:
+
+    >>> moves(kendall, ".........W.BBB................ W", 3)
+    ['10-13']
+    >>> moves(kendall, ".................BBBWWBB...... W", 1)
+    []
+
+H8 with ``own_groups_block``: 3, 4 and 5 are a group of three, mover included:
+
+    >>> moves(ruleset("hungarian", own_groups_block=True), "..BBB.......................W. B", 4)
+    ['5-9']
+
 Speed matters on the Pico (the computer player calls this thousands of times a
 decision), so the options are read once per call from one tuple, the plan,
 pieces are found with ``bytes.find``, and a move allocates only its Move.
@@ -39,6 +65,16 @@ _LEAVE_AT = const(11)      # H11: reaching this square or beyond leaves
 _AGAIN = const(12)         # K5, H5: throws after which the mover throws again
 _WATER = const(13)         # K12, H10: the water square
 _REBIRTH = const(14)       # K10: ending here by the count throws again
+
+# Why a walk refuses a move: returned in place of a square, so all above OFF.
+_BELOW = const(32)         # K15, H13: below square 1
+_BEYOND = const(33)        # K13: beyond square 30
+_OWN = const(34)           # K7, H7: the count ends on an own piece
+_SAFE_SQUARE = const(35)   # K10, H9: on a piece that cannot be captured
+_GROUP = const(36)         # K8, H7: on a piece its group protects
+_JUMP = const(37)          # K8, H8: past a piece that cannot be jumped
+# the same reasons by name (the keys of ``Ruleset.cites``), indexed from _BELOW
+REASONS = ("below", "beyond", "own", "safe", "group", "jump")
 
 
 def plan(rs):
@@ -94,7 +130,7 @@ def _first_of_triple(cells, square, step):
 
 def _walk(plan, cells, mover, origin, throw, step, leave_at):
     """Follow the path from ``origin``; return ``to`` (negative for a capture),
-    or 0 if the move is illegal.
+    or, if the move is illegal, why (a reason above OFF).
 
     K6 (formal decision): at each square, if this step completes the count the
     piece lands; otherwise an empty square counts 1, a passable piece counts 1
@@ -108,24 +144,26 @@ def _walk(plan, cells, mover, origin, throw, step, leave_at):
     while True:
         square += step
         if square < 1:
-            return 0                             # K15, H13: never below square 1
+            return _BELOW                        # K15, H13: never below square 1
         if leave_at and square >= leave_at:
             return OFF                           # H11: reaching 30 or beyond leaves
         if square > SQUARES:
-            return 0                             # K13: no move passes beyond 30
+            return _BEYOND                       # K13: no move passes beyond 30
         code = cells[square]
         if count == last:
             # the count ends here
             if code == E:
                 return square
-            if code == mover or square in plan[_SAFE]:
-                return 0                         # K7, H7: never an own piece; K10, H9: safe
+            if code == mover:
+                return _OWN                      # K7, H7: never an own piece
+            if square in plan[_SAFE]:
+                return _SAFE_SQUARE              # K10, H9: a safe square
             if cells[square - 1] != code and cells[square + 1] != code:
                 return -square                   # K7, H7: a lone enemy is swapped (C6)
             if (triple and cells[square - 1] == code and cells[square + 1] == code
                     and _group_size(cells, square) == 3):
                 return -square                   # K9: the middle of a triple, never an end
-            return 0                             # K8, H7: groups protect
+            return _GROUP                        # K8, H7: groups protect
         if code == E:
             count += 1
         elif lone_jump:
@@ -135,14 +173,14 @@ def _walk(plan, cells, mover, origin, throw, step, leave_at):
             if triple and code != mover and count + 2 == throw and _first_of_triple(cells, square, step):
                 count += 1                       # K9 decision: step onto the middle next
                 continue
-            return 0
+            return _JUMP
         elif (code == mover and not plan[_OWN_BLOCK]) or _group_size(cells, square) < big:
             # H8: lone pieces and small blocks are jumped, big blocks are not;
             # own pieces never block unless own_groups_block is on.
             if every:
                 count += 1
         else:
-            return 0
+            return _JUMP
 
 
 def _water_square(plan, cells):
@@ -188,7 +226,7 @@ def _moves(plan, position, throw, step):
             continue
         # K8, H8: the walk reads the board as the move begins, mover included
         to = _walk(plan, cells, mover, origin, throw, step, leave_at)
-        if to:
+        if to <= OFF:
             work[origin] = E                     # where it comes to rest, it has left
             capture = to < 0
             if capture:
@@ -218,3 +256,21 @@ def legal_moves(rs, position, throw):
     if not moves:
         moves = _moves(plan, position, throw, -1)
     return moves
+
+
+def refusal(rs, position, origin, throw, step):
+    """Why the piece on ``origin`` has no move with ``throw`` going ``step``
+    (1 forward, -1 backward): a key of ``Ruleset.cites``, or None when it has
+    one.  Used to explain a refused move, never to generate moves."""
+    plan = rs.plan()
+    cells = position.cells
+    mover = cells[origin]
+    exits = plan[_EXITS]
+    if origin in exits:
+        return None if step > 0 and exits[origin] == throw else "exit"    # K13
+    to = _walk(plan, cells, mover, origin, throw, step, plan[_LEAVE_AT] if step > 0 else 0)
+    if to > OFF:
+        return REASONS[to - _BELOW]
+    if to == OFF and plan[_HOME_ROW] and _exit_blocked(plan, cells, mover):
+        return "home"                                                      # H12
+    return None
