@@ -12,7 +12,10 @@ firmware, which plays generated moves, never holds this code.
 """
 
 from engine.position import IllegalMoveError, OFF, parse_move_text, square_name
-from engine.movegen import refusal
+from engine.movegen import walk, exit_blocked, REFUSED
+
+# what ``walk`` returns when it refuses, from REFUSED up (see engine/movegen.py)
+_WALK_REFUSALS = ("below", "beyond", "own", "safe", "group", "jump")
 
 # the words for each reason; the rule id comes from the ruleset (Ruleset.cites)
 _WORDS = {
@@ -31,16 +34,44 @@ _WORDS = {
 }
 
 
+def cite(rs, reason):
+    """The id of the rule of ``rs`` behind ``reason``, or None."""
+    words = rs.cites.split()
+    for i in range(0, len(words) - 1, 2):
+        if words[i] == reason:
+            return words[i + 1]
+    return None
+
+
 def illegal(rs, position, throw, text, reason, **facts):
     """The IllegalMoveError for ``reason``, citing the ruleset's rule for it."""
-    rule = rs.cites.get(reason)
+    rule = cite(rs, reason)
     facts["throw"] = throw
     facts["home"] = rs.home_row_blocks_exit
     words = _WORDS[reason] % facts
     if rule:
         words = rule + ": " + words
-    return IllegalMoveError("%s is not a legal move for %s with a throw of %d in %s: %s" % (
-        text, position.turn, throw, position.text(), words), rule)
+    error = IllegalMoveError("%s is not a legal move for %s with a throw of %d in %s: %s" % (
+        text, position.turn, throw, position.text(), words))
+    error.rule = rule
+    return error
+
+
+def refusal(rs, position, origin, throw, step):
+    """Why the piece on ``origin`` has no move with ``throw`` going ``step``
+    (1 forward, -1 backward): a reason of ``_WORDS``, or None when it has one.
+    The same walk as the move generator's, read for its reason."""
+    if origin in rs.exits:
+        return None if step > 0 and rs.exits[origin] == throw else "exit"   # K13
+    plan = rs.plan()
+    mover = position.cells[origin]
+    to = walk(plan, position.cells, mover, origin, throw, step,
+              rs.leave_at if step > 0 else 0)
+    if to >= REFUSED:
+        return _WALK_REFUSALS[to - REFUSED]
+    if to == OFF and rs.home_row_blocks_exit and exit_blocked(plan, position.cells, mover):
+        return "home"                                                     # H12
+    return None
 
 
 def refuse(rs, position, throw, text):

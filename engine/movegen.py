@@ -73,8 +73,7 @@ _OWN = const(34)           # K7, H7: the count ends on an own piece
 _SAFE_SQUARE = const(35)   # K10, H9: on a piece that cannot be captured
 _GROUP = const(36)         # K8, H7: on a piece its group protects
 _JUMP = const(37)          # K8, H8: past a piece that cannot be jumped
-# the same reasons by name (the keys of ``Ruleset.cites``), indexed from _BELOW
-REASONS = ("below", "beyond", "own", "safe", "group", "jump")
+REFUSED = const(32)        # the first of them: ``walk(...) >= REFUSED``
 
 
 def plan(rs):
@@ -128,7 +127,7 @@ def _first_of_triple(cells, square, step):
             and _cell(cells, square + 3 * step) != code)
 
 
-def _walk(plan, cells, mover, origin, throw, step, leave_at):
+def walk(plan, cells, mover, origin, throw, step, leave_at):
     """Follow the path from ``origin``; return ``to`` (negative for a capture),
     or, if the move is illegal, why (a reason above OFF).
 
@@ -198,7 +197,7 @@ def _water_square(plan, cells):
     return water_to                              # unreachable with 30 squares
 
 
-def _exit_blocked(plan, cells, mover):
+def exit_blocked(plan, cells, mover):
     """H12: no piece leaves while the side has a piece on squares 1..10."""
     for square in range(1, plan[_HOME_ROW] + 1):
         if cells[square] == mover:
@@ -225,7 +224,7 @@ def _moves(plan, position, throw, step):
             origin = cells.find(needle, origin + 1)
             continue
         # K8, H8: the walk reads the board as the move begins, mover included
-        to = _walk(plan, cells, mover, origin, throw, step, leave_at)
+        to = walk(plan, cells, mover, origin, throw, step, leave_at)
         if to <= OFF:
             work[origin] = E                     # where it comes to rest, it has left
             capture = to < 0
@@ -233,7 +232,7 @@ def _moves(plan, position, throw, step):
                 to = -to
             final = to
             if to == OFF:
-                if plan[_HOME_ROW] and _exit_blocked(plan, cells, mover):
+                if plan[_HOME_ROW] and exit_blocked(plan, cells, mover):
                     final = 0
             else:
                 onward = plan[_HAPPINESS].get(to)
@@ -257,20 +256,3 @@ def legal_moves(rs, position, throw):
         moves = _moves(plan, position, throw, -1)
     return moves
 
-
-def refusal(rs, position, origin, throw, step):
-    """Why the piece on ``origin`` has no move with ``throw`` going ``step``
-    (1 forward, -1 backward): a key of ``Ruleset.cites``, or None when it has
-    one.  Used to explain a refused move, never to generate moves."""
-    plan = rs.plan()
-    cells = position.cells
-    mover = cells[origin]
-    exits = plan[_EXITS]
-    if origin in exits:
-        return None if step > 0 and exits[origin] == throw else "exit"    # K13
-    to = _walk(plan, cells, mover, origin, throw, step, plan[_LEAVE_AT] if step > 0 else 0)
-    if to > OFF:
-        return REASONS[to - _BELOW]
-    if to == OFF and plan[_HOME_ROW] and _exit_blocked(plan, cells, mover):
-        return "home"                                                      # H12
-    return None

@@ -40,12 +40,12 @@ class IllegalMoveError(PositionError):
 
     ``rule`` is the id of the rule that refuses it (``"K8"``, ``"H12"``) when
     a single rule does, else None; the message says the same in words.  A
-    PositionError, so callers that catch that keep working.
+    PositionError, so callers that catch that keep working.  (No __init__ of
+    its own: a class with none costs the Pico's heap less; the rule is set on
+    the raised instance.)
     """
 
-    def __init__(self, message, rule=None):
-        super().__init__(message)
-        self.rule = rule
+    rule = None
 
 
 def other(side):

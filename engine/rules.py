@@ -44,9 +44,10 @@ class Ruleset:
     no_move         "pass": the turn is lost (K15, H14); "end": the game ends (H14 literal)
     scoring         points per enemy piece left, by square range (H15), or None
     setup_first     the colour standing on square 1 at the start (K2, H2)
-    cites           {reason: rule id}: which of the ruleset's rules refuses a
-                    move for each reason ``engine.explain`` knows (data for
-                    messages only; the move generator never reads it)
+    cites           "reason id reason id ...": which of the ruleset's rules
+                    refuses a move for each reason ``engine.explain`` knows
+                    (words for messages only; the move generator never reads
+                    it; one string costs the Pico less than a dict)
     """
 
     def __init__(self, name, **options):
@@ -71,7 +72,7 @@ class Ruleset:
         self.no_move = "pass"
         self.scoring = None
         self.setup_first = WHITE
-        self.cites = {}
+        self.cites = ""
         self.options = {}
         self._plan = None
         for key in options:
@@ -205,9 +206,8 @@ def kendall(**options):
     rs.zero_value = 5                  # K3
     rs.again_values = (1, 4, 5)        # K5
     rs.setup_first = BLACK             # K2
-    rs.cites = {"count": "K6", "own": "K7", "group": "K8", "jump": "K8", "safe": "K10",
-                "exit": "K13", "beyond": "K13", "below": "K15", "backward": "K15",
-                "throw": "C4"}
+    rs.cites = ("count K6 own K7 group K8 jump K8 safe K10 exit K13 beyond K13 "
+                "below K15 backward K15 throw C4")
     return _set_options(rs, options, ("pieces",))
 
 
@@ -216,8 +216,8 @@ def hungarian(**options):
     rs = Ruleset("hungarian")
     rs.safe = (26, 28, 29)             # H9
     rs.scoring = ((1, 20, 3), (21, 30, 1))   # H15
-    rs.cites = {"count": "H6", "own": "H7", "group": "H7", "jump": "H8", "safe": "H9",
-                "home": "H12", "below": "H13", "backward": "H13", "throw": "C4"}
+    rs.cites = ("count H6 own H7 group H7 jump H8 safe H9 home H12 below H13 "
+                "backward H13 throw C4")
     return _set_options(rs, options, ("no_move", "own_groups_block"))
 
 
