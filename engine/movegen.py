@@ -67,13 +67,13 @@ _WATER = const(13)         # K12, H10: the water square
 _REBIRTH = const(14)       # K10: ending here by the count throws again
 
 # Why a walk refuses a move: returned in place of a square, so all above OFF.
+REFUSED = const(32)        # the first of them: ``walk(...) >= REFUSED``
 _BELOW = const(32)         # K15, H13: below square 1
 _BEYOND = const(33)        # K13: beyond square 30
 _OWN = const(34)           # K7, H7: the count ends on an own piece
 _SAFE_SQUARE = const(35)   # K10, H9: on a piece that cannot be captured
 _GROUP = const(36)         # K8, H7: on a piece its group protects
 _JUMP = const(37)          # K8, H8: past a piece that cannot be jumped
-REFUSED = const(32)        # the first of them: ``walk(...) >= REFUSED``
 
 
 def plan(rs):
@@ -96,6 +96,7 @@ def plan(rs):
         rs.water,
         rs.rebirth or -1,
     )
+
 
 NEEDLE = {"B": b"B", "W": b"W"}
 
