@@ -39,6 +39,10 @@ def add_arguments(parser):
                         help="the computer's level, 1 (gentlest) to 4 (default: the config's, else 2)")
     parser.add_argument("--seed", type=int, metavar="N",
                         help="seed the sticks so a session repeats exactly")
+    parser.add_argument("--lang", choices=("en", "hu", "ru"),
+                        help="the page's language (default: the browser's, else English)")
+    parser.add_argument("--view", choices=("full", "kiosk"), default="full",
+                        help="kiosk: the board, sticks, whose turn and the instruction only")
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
 
 
@@ -70,6 +74,13 @@ def computer_config(config, side, level):
     return config
 
 
+def config_problems(config):
+    """The firmware's own messages about ``config`` (the board would show
+    them as a ``config`` event): one line each, on the terminal too."""
+    from firmware.config import validate
+    return validate(config)[1]
+
+
 def run(args):
     from host_tools.simboard import Clock, Sim
     from host_tools.simserver import SimServer
@@ -84,6 +95,8 @@ def run(args):
         print("senet-board sim: --port must be 0..65535", file=sys.stderr)
         return 2
     config = computer_config(_config(args.config), args.computer, args.level)
+    for message in config_problems(config):
+        print("senet-board sim: %s" % message, file=sys.stderr)
     temporary = args.store is None
     store = tempfile.mkdtemp(prefix="senet-sim-") if temporary else args.store
     os.makedirs(store, exist_ok=True)
@@ -91,15 +104,18 @@ def run(args):
         sim = Sim(config=config, ruleset=args.ruleset, store_dir=store, seed=args.seed)
         clock = Clock(sim)
         try:
-            server = SimServer(sim, "127.0.0.1", args.port, clock=clock, verbose=args.verbose)
+            server = SimServer(sim, "127.0.0.1", args.port, clock=clock, verbose=args.verbose,
+                               lang=args.lang)
         except OSError as exc:
             print("senet-board sim: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc),
                   file=sys.stderr)
             return 1
         clock.start()
-        print("Senet board simulator: %s  (Ctrl-C stops it)" % server.url, flush=True)
+        from host_tools.mirror import page_url
+        url = page_url(server.url, args.lang, args.view)
+        print("Senet board simulator: %s  (Ctrl-C stops it)" % url, flush=True)
         if not args.no_browser:
-            threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
         try:
             server.serve_forever(poll_interval=0.2)
         except KeyboardInterrupt:
