@@ -91,12 +91,12 @@ def run(args):
         except PositionError as exc:
             print("senet-board sim: %s" % exc, file=sys.stderr)
             return 2
-    if not 0 <= args.port <= 65535:
-        print("senet-board sim: --port must be 0..65535", file=sys.stderr)
-        return 2
     config = computer_config(_config(args.config), args.computer, args.level)
     for message in config_problems(config):
         print("senet-board sim: %s" % message, file=sys.stderr)
+    if not 0 <= args.port <= 65535:
+        print("senet-board sim: --port must be 0..65535", file=sys.stderr)
+        return 2
     temporary = args.store is None
     store = tempfile.mkdtemp(prefix="senet-sim-") if temporary else args.store
     os.makedirs(store, exist_ok=True)

@@ -423,8 +423,9 @@ function drawFacts(st) {
   $("throw").classList.toggle("held", !!st.button || $("throw").dataset.down === "1");
   show("boots", "App booted " + st.boots + (st.boots === 1 ? " time" : " times") +
     " · clock " + (st.now_ms / 1000).toFixed(1) + " s");
-  show("summary", [app.ruleset, app.state, app.turn ? SIDE_NAME[app.turn] + " to play" : null]
-    .filter(Boolean).join(" · "));
+  // the header names the ruleset; whose turn it is comes from the words below it,
+  // never from the position's side to move (black's light is lit in the opening)
+  show("summary", app.ruleset || "");
 }
 
 function logText(entry) {
