@@ -344,18 +344,8 @@ def add_arguments(parser):
                         help="print the address but do not open a browser")
 
 
-def page_url(base, lang=None, view=None):
-    query = []
-    if view == "kiosk":
-        query.append("view=kiosk")
-    if lang:
-        query.append("lang=" + lang)
-    return base + ("?" + "&".join(query) if query else "")
-
-
 def run(args):
-    from host_tools.simserver import SimServer
-    import webbrowser
+    from host_tools.simserver import SimServer, serve
 
     mirror = Mirror(args.port)
     try:
@@ -365,16 +355,5 @@ def run(args):
               file=sys.stderr)
         return 1
     reader = Reader(mirror, args.port).start()
-    url = page_url(server.url, args.lang, args.view)
-    print("Senet board mirror: %s  (read-only; Ctrl-C stops it)" % url, flush=True)
-    if not args.no_browser:
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        print("\nstopping", flush=True)
-    finally:
-        reader.stop()
-        server.stop()
-        server.server_close()
-    return 0
+    return serve(server, "Senet board mirror, read-only", args.lang, args.view,
+                 not args.no_browser, on_stop=reader.stop)

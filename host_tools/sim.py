@@ -11,8 +11,6 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
-import webbrowser
 
 from engine import rules
 from engine.position import PositionError
@@ -83,7 +81,7 @@ def config_problems(config):
 
 def run(args):
     from host_tools.simboard import Clock, Sim
-    from host_tools.simserver import SimServer
+    from host_tools.simserver import SimServer, serve
 
     if args.ruleset is not None:
         try:
@@ -111,19 +109,7 @@ def run(args):
                   file=sys.stderr)
             return 1
         clock.start()
-        from host_tools.mirror import page_url
-        url = page_url(server.url, args.lang, args.view)
-        print("Senet board simulator: %s  (Ctrl-C stops it)" % url, flush=True)
-        if not args.no_browser:
-            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-        try:
-            server.serve_forever(poll_interval=0.2)
-        except KeyboardInterrupt:
-            print("\nstopping", flush=True)
-        finally:
-            server.stop()
-            server.server_close()
-        return 0
+        return serve(server, "Senet board simulator", args.lang, args.view, not args.no_browser)
     finally:
         if temporary:
             shutil.rmtree(store, ignore_errors=True)

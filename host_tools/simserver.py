@@ -311,3 +311,32 @@ class SimServer(ThreadingHTTPServer):
         self.sim.close()
         if self.clock is not None:
             self.clock.stop()
+
+
+def page_url(base, lang=None, view=None):
+    """The page's address with its language and view, as the command asked."""
+    query = []
+    if view == "kiosk":
+        query.append("view=kiosk")
+    if lang:
+        query.append("lang=" + lang)
+    return base + ("?" + "&".join(query) if query else "")
+
+
+def serve(server, title, lang=None, view=None, browser=True, on_stop=None):
+    """Print the page's address (opening a browser on it) and serve until Ctrl-C."""
+    import webbrowser
+    url = page_url(server.url, lang, view)
+    print("%s: %s  (Ctrl-C stops it)" % (title, url), flush=True)
+    if browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        print("\nstopping", flush=True)
+    finally:
+        if on_stop is not None:
+            on_stop()
+        server.stop()
+        server.server_close()
+    return 0

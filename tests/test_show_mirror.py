@@ -13,6 +13,7 @@ new square.
 """
 
 import os
+import threading
 import time
 
 import pytest
@@ -23,7 +24,7 @@ from host_tools.simserver import SimServer
 from standin.device import FAKES, StandIn
 from standin.scenario import KENDALL_START, hook
 
-from test_sim_browser import CHROMIUM, CHROMIUM_ARGS
+from test_sim_browser import CHROMIUM, browser  # noqa: F401  (a module's own browser)
 
 WAIT_S = 20
 LATENCY_BOUND_MS = 300
@@ -76,15 +77,6 @@ def wait_for(check, what, seconds=WAIT_S):
     raise AssertionError("never happened: %s" % what)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def test_the_page_mirrors_a_board_and_survives_the_cable(tmp_path, browser):
     flash = tmp_path / "flash"
     boot = ONES + hook(SCRIPT)
@@ -100,7 +92,6 @@ def test_the_page_mirrors_a_board_and_survives_the_cable(tmp_path, browser):
         mirror = Mirror(link)
         reader = Reader(mirror, link).start()
         server = SimServer(mirror, "127.0.0.1", 0, read_only=True)
-        import threading
         thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                                   daemon=True)
         thread.start()

@@ -530,7 +530,7 @@ def test_sim_config_problems_are_printed_on_the_terminal(tmp_path, capsys):
 
 def test_show_command_line_and_page_address():
     from host_tools import cli
-    from host_tools.mirror import page_url
+    from host_tools.simserver import page_url
     args = cli.build_parser(["show"]).parse_args(["show", "--port", "/dev/ttyACM0", "--lang", "ru",
                                                   "--view", "kiosk", "--http-port", "0"])
     assert (args.port, args.lang, args.view, args.http_port) == ("/dev/ttyACM0", "ru", "kiosk", 0)

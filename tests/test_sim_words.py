@@ -30,7 +30,7 @@ from host_tools import explain as ex
 from host_tools.simboard import Sim
 from host_tools.simserver import SimServer
 
-from test_sim_browser import CHROMIUM, CHROMIUM_ARGS
+from test_sim_browser import CHROMIUM, browser  # noqa: F401  (a module's own browser)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 I18N = os.path.join(ROOT, "host_tools", "web", "i18n")
@@ -141,19 +141,6 @@ def test_the_story_follows_the_opening_players():
 
 # -- a game in the browser -----------------------------------------------------------------
 
-pytestmark_browser = [
-    pytest.mark.browser, pytest.mark.slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class Served:
