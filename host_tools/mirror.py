@@ -190,7 +190,11 @@ class Mirror:
     # -- what the page shows ---------------------------------------------------------
 
     def _pieces(self):
-        pieces = []
+        """The pieces where the board's position puts them, corrected by what
+        its lights say stands or not: a lifted piece, a missing one and a
+        square asking for a piece are empty; a piece to take away or on a
+        wrong square stands there (the switches cannot tell its colour: it
+        is drawn as the side to move's, whose hands are on the board)."""
         try:
             position = Position.parse(self.position) if self.position else None
         except PositionError:
@@ -199,8 +203,20 @@ class Mirror:
             per_side = rules.ruleset(self.ruleset).pieces
         except PositionError:
             per_side = 5
+        roles = self.board["roles"]
+        where = {"B": [], "W": []}
+        for square in range(1, SQUARES + 1):
+            role = roles[square - 1]
+            side = position.at(square) if position is not None else "."
+            if role in ("lifted", "missing", "put"):
+                side = "."
+            elif role in ("error", "take") and side == ".":
+                side = self.board["turn"] if self.board["turn"] in ("B", "W") else "W"
+            if side in where:
+                where[side].append(square)
+        pieces = []
         for side in "BW":
-            squares = position.squares_of(side) if position is not None else []
+            squares = where[side]
             for i in range(max(per_side, len(squares))):
                 pieces.append({"id": len(pieces), "side": side,
                                "square": squares[i] if i < len(squares) else None,

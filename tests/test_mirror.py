@@ -47,6 +47,11 @@ def test_events_become_the_pages_state_and_words():
     assert snap["explain"]["kind"] == "lifted"
     assert snap["explain"]["status"][0] == ["status.start.W", {"player": 2}]
     assert snap["frame"][10] != [0, 0, 0]              # square 11 lit as the board lights it
+    # the lifted piece is in a hand, not on 10; a piece put on a wrong square stands there
+    assert 10 not in [p["square"] for p in snap["pieces"]]
+    feed(m, state_event("move", {12: "error", 10: "missing"}, throw=1))
+    on_board = {p["square"]: p["side"] for p in m.snapshot()["pieces"] if p["square"]}
+    assert 10 not in on_board and on_board[12] == "W" and on_board[9] == "B"
     feed(m, {"event": "move", "side": "W", "move": "10-11",
              "after": "BWBWBWBWB.W................... W", "again": True},
          state_event("throw", position="BWBWBWBWB.W................... W", throw=None,

@@ -209,7 +209,8 @@ function legendAnimations(roles) {
       frames += "0% { filter: brightness(1); } ";
       for (const edge of r.data) {
         on = !on;
-        frames += (100 * edge / r.period).toFixed(2) + "% { filter: brightness(" + (on ? 1 : 0) + "); } ";
+        // off is drawn faintly, so the swatch still shows its colour between flashes
+        frames += (100 * edge / r.period).toFixed(2) + "% { filter: brightness(" + (on ? 1 : 0.15) + "); } ";
       }
       rules.push("@keyframes pattern-" + r.pattern + " { " + frames + "}");
     } else {
