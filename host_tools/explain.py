@@ -35,6 +35,15 @@ class Story:
         self.computer_side = None
         self.over = None         # the game_over event, until a new game
         self.last_throw = None   # the last throw event (opening ones included)
+        self.opening = False     # the board was last seen in its opening
+
+    def saw(self, state):
+        """The board's state, as read: a mistake made during the opening is
+        still the opening (the App reports both as "mismatch")."""
+        if state == "opening":
+            self.opening = True
+        elif state not in ("mismatch", None):
+            self.opening = False
 
     def event(self, event):
         name = event.get("event")
@@ -55,6 +64,7 @@ class Story:
                 self.computer_side = event["side"]
         elif name == "start":
             self.start = event
+            self.opening = False
         elif name == "computer":
             self.computer = event
             if event.get("side") in ("B", "W"):
@@ -112,6 +122,7 @@ def explain(board, story):
     status = []
     do = []
     kind = state or "unknown"
+    story.saw(state)
 
     if state in ("setup", "takeback"):
         put, take = squares(roles, "put"), squares(roles, "take")
@@ -143,7 +154,8 @@ def explain(board, story):
         return {"kind": "winner", "status": status, "instruction": do}
 
     # Whose turn and the throw.
-    if state == "opening" or (state == "mismatch" and turn is None):
+    opening = state == "opening" or (state == "mismatch" and story.opening)
+    if opening:
         status.append(["status.opening", {}])
     elif story.start is not None and _side(story.start.get("side")):
         status.append(["status.start." + story.start["side"],
@@ -151,7 +163,7 @@ def explain(board, story):
         kind = "start"
     if turn is not None and state in ("move", "nomove") and throw is not None:
         status.append(["status.threw." + turn, {"value": throw}])
-    elif turn is not None and state in ("throw", "mismatch") and story.start is None:
+    elif turn is not None and state in ("throw", "mismatch") and not opening:
         status.append(["status.turn." + turn, {}])
 
     # What the board asks now, mistakes first.

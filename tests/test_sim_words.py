@@ -127,6 +127,9 @@ def test_the_story_follows_the_opening_players():
     story = ex.Story()
     assert ex.explain(board("opening", turn="W", throw=None), story)["instruction"] == [
         ["do.opening.B", {}]]
+    # a piece knocked off during the opening: still the opening, not white's turn
+    knocked = ex.explain(board("mismatch", {3: "missing"}, throw=None), story)
+    assert knocked["status"] == [["status.opening", {}]] and knocked["kind"] == "missing"
     story.event({"event": "throw", "side": None, "player": 1, "value": 3, "opening": True})
     assert ex.explain(board("opening", turn="W", throw=None), story)["instruction"] == [
         ["do.opening.W", {}]]
@@ -136,6 +139,8 @@ def test_the_story_follows_the_opening_players():
     assert words["kind"] == "start" and words["status"][0] == ["status.start.W", {"player": 2}]
     story.event({"event": "move", "side": "W", "move": "10-11", "after": "x", "again": True})
     assert ex.explain(board("throw", throw=None), story)["kind"] == "turn"
+    knocked = ex.explain(board("mismatch", {3: "missing"}, throw=None), story)
+    assert knocked["status"] == [["status.turn.W", {}]]
     assert ex.sticks_live("throw", None) is False and ex.sticks_live("move", 2) is True
 
 
