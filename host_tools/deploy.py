@@ -18,7 +18,8 @@ import tempfile
 import time
 
 from host_tools.build import (MAIN_PY, MPY_RELEASES, OLDEST_MPY, Build,  # noqa: F401
-                              build, compiler_for, firmware_version, mpy_text, parse_mpy)
+                              build, check_config, compiler_for, firmware_version,
+                              mpy_text, parse_mpy)
 from host_tools.messages import *  # noqa: F401,F403  (the sentences, as before the split)
 from host_tools.messages import MAINTENANCE_HELD, WRONG_MPY_OLD, WRONG_VERSION, DeployError
 from host_tools.plan import Flash, Plan, check_space, plan  # noqa: F401
@@ -34,6 +35,7 @@ def say(text=""):
 def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT):
     """The whole deploy; returns a summary dict (for tests and the last line)."""
     t0 = time.monotonic()
+    check_config(config)                      # a bad file is refused before the board
     port = find_port(port)
     say("Board on %s" % port)
     running = precheck(port)
