@@ -2,11 +2,15 @@
 
 One place for the host's checks of a pin map or a config.json's wiring
 ("scanner", "pins", "leds"), used by ``python -m host_tools.hardware check``
-and by everything that draws or tabulates the wiring. The firmware checks the
-same config.json when it starts (firmware/config_hw.py); the two are kept in
-step by tests/test_hardware.py, which runs every documented example through
-both. A config.json may be partial, as the firmware reads it: what it leaves
-out is taken from the defaults (:func:`with_defaults`).
+and by everything that draws or tabulates the wiring. A config.json may be
+partial, as the firmware reads it: what it leaves out is taken from the
+defaults (:func:`with_defaults`).
+
+The rules themselves (the block "The rules" below: pure functions that say
+what is wrong, or None) have the names and meanings of the firmware's own
+(firmware/config_hw.py, which checks config.json when the board starts), so
+that block can become an import from the firmware's single source of pin
+rules; the functions after it only word the host's messages.
 """
 
 # --- The Raspberry Pi Pico's header (Pico datasheet, "Pinout") -------------
@@ -23,13 +27,6 @@ HEADER = {
     32: "GP27", 33: "AGND", 34: "GP28", 35: "ADC_VREF", 36: "3V3(OUT)",
     37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
 }
-RESERVED = {
-    23: "the regulator's power-save control",
-    24: "VBUS sensing",
-    25: "the on-board LED",
-    29: "measuring VSYS",
-}
-HEADER_GPIOS = tuple(range(0, 23)) + (26, 27, 28)
 
 
 def header_pin(gpio):
@@ -41,50 +38,121 @@ def header_pin(gpio):
     raise ValueError("GP%d is not on the Pico's header." % gpio)
 
 
-# --- Pin map checks --------------------------------------------------------
+# --- The rules ---------------------------------------------------------------
 
-# Which pin keys each scanner needs; the LED data pin and the button are common.
-SCANNERS = {
+RESERVED = {
+    23: "the regulator's power-save control",
+    24: "VBUS sensing",
+    25: "the on-board LED",
+    29: "measuring VSYS",
+}
+HEADER_GPIOS = tuple(range(0, 23)) + (26, 27, 28)
+SQUARES = 30
+STICKS = 4
+# The pins each scanner wires; the LED data pin and the button are common.
+SCANNER_PINS = {
     "matrix": ("matrix_rows", "matrix_cols"),
     "shift": ("sr_load", "sr_clock", "sr_data"),
 }
 COMMON_PINS = ("led", "button")
-LIST_LENGTHS = {"matrix_rows": 6, "matrix_cols": 5}
-ALL_PIN_KEYS = ("matrix_rows", "matrix_cols", "sr_load", "sr_clock", "sr_data",
-                "led", "button")
-LED_ORDERS = ("GRB", "RGB", "BRG", "RBG", "GBR", "BGR")
-SQUARES = 30
+PIN_KEYS = ("matrix_rows", "matrix_cols", "sr_load", "sr_clock", "sr_data", "led", "button")
+LIST_LENGTHS = {"matrix_rows": 6, "matrix_cols": 5}      # a 6 x 5 diode matrix
+LED_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 
 
-def _check_gpio(key, value):
-    """One pin must be a header GPIO with no other duty on the Pico board."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError("pins.%s: %r is not a GPIO number." % (key, value))
-    if value in RESERVED:
-        raise ValueError("pins.%s: GP%d is reserved on the Pico board for %s; "
-                         "choose another pin." % (key, value, RESERVED[value]))
-    if value not in HEADER_GPIOS:
-        raise ValueError("pins.%s: GP%s is not a GPIO on the Pico's header "
-                         "(GP0..GP22, GP26..GP28)." % (key, value))
+def whole(value):
+    """``value`` as an int if it is a whole number (16 or 16.0, not true), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value == int(value):
+        return int(value)
+    return None
+
+
+def gpio_problem(value):
+    """Why ``value`` cannot be a pin of the board ("GP25 is reserved ..."), or None."""
+    n = whole(value)
+    if n is None:
+        return "%r is not a GPIO number" % (value,)
+    if n in RESERVED:
+        return "GP%d is reserved on the Pico board for %s" % (n, RESERVED[n])
+    if n not in HEADER_GPIOS:
+        return "GP%d is not a GPIO on the Pico's header (GP0..GP22, GP26..GP28)" % n
+    return None
+
+
+def wired_keys(scanner):
+    """The pin keys a board with this scanner wires; the other scanner's are
+    left unconnected, so they may be anything."""
+    return SCANNER_PINS[scanner] + COMMON_PINS
+
+
+def labelled_pins(key, value):
+    """The pins behind one key as (label, value): "matrix_rows[0]", ... or "led"."""
+    if key in LIST_LENGTHS:
+        return [("%s[%d]" % (key, i), value[i]) for i in range(len(value))]
+    return [(key, value)]
+
+
+def pin_clashes(scanner, pins):
+    """The pins given two jobs among those ``scanner`` wires, as
+    (gpio, first label, second label) in key order; [] when each has one job."""
+    owner = {}
+    clashes = []
+    for key in wired_keys(scanner):
+        if key not in pins:
+            continue
+        for label, n in labelled_pins(key, pins[key]):
+            n = whole(n)
+            if n in owner:
+                clashes.append((n, owner[n], label))
+            else:
+                owner[n] = label
+    return clashes
+
+
+def extra_leds(leds):
+    """The LEDs after the squares as (label, index): four sticks, two sides."""
+    out = [("sticks+%d" % i if i else "sticks", leds["sticks"] + i) for i in range(STICKS)]
+    return out + [("side_black", leds["side_black"]), ("side_white", leds["side_white"])]
+
+
+def led_problem(leds):
+    """The first extra LED that is not a separate LED after the squares and
+    inside the strip, as (label, index, "past the end" | "square N" | the
+    label that took it first), else None."""
+    taken = {}
+    for label, index in extra_leds(leds):
+        if index >= leds["count"]:
+            return (label, index, "past the end")
+        if index < leds["squares"]:
+            return (label, index, "square %d" % (index + 1))
+        if index in taken:
+            return (label, index, taken[index])
+        taken[index] = label
+    return None
+
+
+# --- The host's messages ---------------------------------------------------------
+
+# Names the drawing and the tables use.
+SCANNERS = SCANNER_PINS
+ALL_PIN_KEYS = PIN_KEYS
 
 
 def _pin_values(key, value):
-    """The GPIOs behind one key, as (label, gpio) pairs, checked one by one."""
-    if key in LIST_LENGTHS:
-        if not isinstance(value, list) or len(value) != LIST_LENGTHS[key]:
-            raise ValueError("pins.%s must be a list of %d GPIO numbers."
-                             % (key, LIST_LENGTHS[key]))
-        pairs = [("%s[%d]" % (key, i), v) for i, v in enumerate(value)]
-    else:
-        pairs = [(key, value)]
-    for label, gpio in pairs:
-        _check_gpio(label, gpio)
-    return pairs
-
-
-def active_pin_keys(scanner):
-    """Keys wired on a board with this scanner; the other scanner's are unused."""
-    return SCANNERS[scanner] + COMMON_PINS
+    """The pins behind one key, each checked: ValueError naming the first bad one."""
+    if key in LIST_LENGTHS and (not isinstance(value, list)
+                                or len(value) != LIST_LENGTHS[key]):
+        raise ValueError("pins.%s must be a list of %d GPIO numbers."
+                         % (key, LIST_LENGTHS[key]))
+    for label, gpio in labelled_pins(key, value):
+        problem = gpio_problem(gpio)
+        if problem:
+            raise ValueError("pins.%s: %s%s." % (label, problem, "; choose another pin"
+                                                 if whole(gpio) in RESERVED else ""))
 
 
 def check_pins(scanner, pins):
@@ -93,38 +161,31 @@ def check_pins(scanner, pins):
     Collisions are only looked for among the pins the chosen scanner wires,
     because the other scanner's pins are not connected to anything.
     """
-    if scanner not in SCANNERS:
+    if scanner not in SCANNER_PINS:
         raise ValueError("scanner: %r is not one of %s."
-                         % (scanner, ", ".join(sorted(SCANNERS))))
+                         % (scanner, ", ".join(sorted(SCANNER_PINS))))
     if not isinstance(pins, dict):
         raise ValueError("pins must be an object mapping names to GPIO numbers.")
     for key in pins:
-        if key not in ALL_PIN_KEYS:
+        if key not in PIN_KEYS:
             raise ValueError("pins.%s is not a known pin name (known: %s)."
-                             % (key, ", ".join(ALL_PIN_KEYS)))
-    for key in active_pin_keys(scanner):
+                             % (key, ", ".join(PIN_KEYS)))
+    for key in wired_keys(scanner):
         if key not in pins:
             raise ValueError("pins.%s is missing; the %s scanner needs it."
                              % (key, scanner))
-    owner = {}
-    for key in ALL_PIN_KEYS:
-        if key not in pins:
-            continue
-        pairs = _pin_values(key, pins[key])
-        if key not in active_pin_keys(scanner):
-            continue
-        for label, gpio in pairs:
-            if gpio in owner:
-                raise ValueError("pins.%s: GP%d is already used by pins.%s; "
-                                 "each pin can have one job only."
-                                 % (label, gpio, owner[gpio]))
-            owner[gpio] = label
+    for key in PIN_KEYS:
+        if key in pins:
+            _pin_values(key, pins[key])
+    for gpio, first, second in pin_clashes(scanner, pins)[:1]:
+        raise ValueError("pins.%s: GP%d is already used by pins.%s; "
+                         "each pin can have one job only." % (second, gpio, first))
 
 
 def _led_int(leds, key):
     """Read one LED layout number, naming the key when it is wrong."""
-    value = leds.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    value = whole(leds.get(key))
+    if value is None or value < 0:
         raise ValueError("leds.%s must be a non-negative whole number." % key)
     return value
 
@@ -133,29 +194,19 @@ def check_leds(leds):
     """Check the LED layout: 30 square LEDs first, then 4 sticks and 2 sides."""
     if not isinstance(leds, dict):
         raise ValueError("leds must be an object describing the LED strip.")
-    count = _led_int(leds, "count")
-    if _led_int(leds, "squares") != SQUARES:
+    layout = {key: _led_int(leds, key) for key in ("count", "squares", "sticks",
+                                                   "side_black", "side_white")}
+    if layout["squares"] != SQUARES:
         raise ValueError("leds.squares must be %d, one LED per square." % SQUARES)
     if leds.get("order") not in LED_ORDERS:
         raise ValueError("leds.order must be one of %s." % ", ".join(LED_ORDERS))
-    sticks = _led_int(leds, "sticks")
-    used = {}
-    for i in range(SQUARES):
-        used[i] = "square %d" % (i + 1)
-    for i in range(4):
-        _claim_led(used, sticks + i, "leds.sticks", count)
-    for key in ("side_black", "side_white"):
-        _claim_led(used, _led_int(leds, key), "leds." + key, count)
-
-
-def _claim_led(used, index, key, count):
-    """One LED shows one thing: refuse an index past the strip or taken."""
-    if index >= count:
-        raise ValueError("%s: LED %d is past the end of a %d-LED strip."
-                         % (key, index, count))
-    if index in used:
-        raise ValueError("%s: LED %d already shows %s." % (key, index, used[index]))
-    used[index] = key
+    problem = led_problem(layout)
+    if problem:
+        label, index, what = problem
+        if what == "past the end":
+            raise ValueError("leds.%s: LED %d is past the end of a %d-LED strip."
+                             % (label, index, layout["count"]))
+        raise ValueError("leds.%s: LED %d already shows %s." % (label, index, what))
 
 
 def check_pinmap(data):
@@ -168,14 +219,13 @@ def check_pinmap(data):
         raise ValueError("the pin map must be a JSON object.")
     if "scanner" not in data:
         raise ValueError("scanner is missing; choose one of %s."
-                         % ", ".join(sorted(SCANNERS)))
+                         % ", ".join(sorted(SCANNER_PINS)))
     if "pins" not in data:
         raise ValueError("pins is missing.")
     check_pins(data["scanner"], data["pins"])
     if "leds" in data:
         check_leds(data["leds"])
     return data
-
 
 
 def with_defaults(data, defaults):

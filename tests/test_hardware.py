@@ -360,3 +360,19 @@ def test_the_cap_is_the_largest_in_budget_for_any_supply(limit):
     total = hw_power.channel_sum_max(limit, 36)
     # the frame channel sum at the limit fits, one more does not
     assert 36 + 50 + total * 20 / 255.0 <= budget < 36 + 50 + (total + 1) * 20 / 255.0
+
+
+def test_whole_numbers_are_pins_as_the_firmware_reads_them_and_booleans_are_not():
+    """docs/config.md: 300 or 300.0; true/false are not numbers."""
+    assert hardware.check_config({"pins": {"button": 22.0}})["pins"]["button"] == 22.0
+    with pytest.raises(ValueError, match="pins.button"):
+        hardware.check_config({"pins": {"button": True}})
+    with pytest.raises(ValueError, match="pins.button"):
+        hardware.check_config({"pins": {"button": 22.5}})
+
+
+def test_a_stick_led_on_a_square_led_is_refused_naming_the_square():
+    pinmap = shipped()
+    pinmap["leds"]["sticks"] = 29
+    with pytest.raises(ValueError, match=r"leds.sticks: LED 29 already shows square 30"):
+        hardware.check_pinmap(pinmap)
