@@ -25,6 +25,7 @@ for _p in (".", "tests", "tests/bench"):
 
 import engine.ai  # noqa: E402,F401  (compiled first, while the heap is empty)
 from ai_bench import POSITIONS, QUICK  # noqa: E402
+gc.collect()  # noqa: E402  room for compiling the App in a small heap
 from board_sim import board_at, bits_for  # noqa: E402
 from calibration import PICO_MS, calibrate, pico_ms, ticks_us, ticks_diff  # noqa: E402
 
