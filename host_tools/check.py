@@ -199,7 +199,7 @@ class Check:
                     for event in self.link.poll(0.1):
                         found.take(event)
             else:
-                self.say("  square %d: nothing seen" % square)
+                self.say("  square %d: nothing seen (%s)" % (square, where(square, self.wiring)))
         return found
 
     def lights(self):

@@ -147,3 +147,19 @@ def test_a_board_without_the_firmware_is_named(tmp_path):
         with pytest.raises(DeployError, match="does not answer the self-test"):
             check.check(dev.port, auto=True, timeout=1, answers=io.StringIO(""),
                         out=io.StringIO())
+
+
+class QuietLink:
+    """A board whose switches never close."""
+
+    def poll(self, seconds=0.0):
+        return []
+
+
+def test_the_guided_check_names_a_silent_square_as_the_docs_do():
+    out = io.StringIO()
+    run = check.Check(QuietLink(), out, io.StringIO(), False, 0, 0, 0,
+                      hardware.load_pinmap())
+    found = run.switches({"closed": []})
+    assert found.never_closed() == list(range(1, 31))
+    assert "square 4: nothing seen (matrix row 0 (GP2), column 3 (GP11))" in out.getvalue()
