@@ -22,10 +22,11 @@ from host_tools.build import (MAIN_PY, MPY_RELEASES, OLDEST_MPY, Build,  # noqa:
                               mpy_text, parse_mpy)
 from host_tools.messages import *  # noqa: F401,F403  (the sentences, as before the split)
 from host_tools.messages import MAINTENANCE_HELD, WRONG_MPY_OLD, WRONG_VERSION, DeployError
-from host_tools.plan import Flash, Plan, check_space, plan  # noqa: F401
+from host_tools.plan import PROBE, Flash, Plan, check_space, plan  # noqa: F401
 from host_tools.serialport import (add_port_argument, find_port, open_port,  # noqa: F401
-                                   parse_event)
-from host_tools.transport import START_TIMEOUT, apply, precheck, probe, start
+                                   parse_event, read_for)
+from host_tools.transport import (START_TIMEOUT, apply, mpremote, precheck,  # noqa: F401
+                                  probe, start)
 
 
 def say(text=""):
