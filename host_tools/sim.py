@@ -50,8 +50,9 @@ def _config(path):
     try:
         with open(path) as f:
             config = json.load(f)
-    except (OSError, ValueError) as exc:
-        raise SystemExit("senet-board sim: cannot read %s: %s" % (path, exc))
+    except (OSError, ValueError) as exc:     # one line, whatever went wrong
+        raise SystemExit("senet-board sim: cannot read %s: %s"
+                         % (path, getattr(exc, "strerror", None) or exc))
     if not isinstance(config, dict):
         raise SystemExit("senet-board sim: %s must hold a JSON object" % path)
     return config
