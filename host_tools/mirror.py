@@ -39,9 +39,8 @@ def open_board(port):
     """The serial port of the board: ``port`` (or the one Pico plugged in),
     opened as `senet-board monitor` opens it. Returns (name, serial object);
     raises DeployError (a sentence for the user) when there is none."""
-    from host_tools.deploy import find_port, open_port
-    name = find_port(port)
-    return name, open_port(name)
+    from host_tools.serialport import connect
+    return connect(port)
 
 
 class Mirror:
@@ -348,8 +347,8 @@ class Reader:
 
 
 def add_arguments(parser):
-    parser.add_argument("--port", metavar="PORT",
-                        help="the board's serial port (default: the one Pico plugged in)")
+    from host_tools.serialport import add_port_argument
+    add_port_argument(parser)
     parser.add_argument("--http-port", type=int, default=8738, metavar="P",
                         help="the page's port on 127.0.0.1 (default 8738; 0 picks a free one)")
     parser.add_argument("--lang", choices=("en", "hu", "ru"),
