@@ -36,6 +36,9 @@ import string
 import subprocess
 import sys
 
+from host_tools.build import check_config, sha256_file
+from host_tools.messages import DeployError
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("engine", "firmware")
 BOARD_FILES = os.path.join(ROOT, "firmware", "circuitpython")
@@ -56,10 +59,6 @@ READ_ONLY = ("%s is read-only: the board is using it to save games. Unplug the b
 NO_LIBS = ("Adafruit's NeoPixel libraries are missing and could not be fetched (%s): run "
            "`%s` and deploy again.")
 FULL = "%s is full (%s): remove files you no longer need from it and deploy again."
-
-
-class DeployError(Exception):
-    """A failure the user can act on; the message is one sentence."""
 
 
 def say(text=""):
@@ -193,14 +192,6 @@ def find_libs(folder=None, fetch=True):
 
 # -- what goes on the drive ----------------------------------------------------------
 
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(65536), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def stage(libs, config_text=None):
     """{path on the drive: bytes} of everything the board needs."""
     files = {}
@@ -305,12 +296,7 @@ def deploy(drive=None, config=None, lib_dir=None, fetch=True):
     libs = find_libs(lib_dir, fetch)
     config_text = None
     if config is not None:
-        from host_tools.deploy import DeployError as MicroPythonDeployError
-        from host_tools.deploy import check_config
-        try:
-            config_text = check_config(config)
-        except MicroPythonDeployError as e:
-            raise DeployError(str(e))
+        config_text = check_config(config)
     elif not os.path.isfile(os.path.join(drive, "config.json")):
         config_text = "{}\n"
     files = stage(libs, config_text)
