@@ -23,6 +23,9 @@ from host_tools.messages import (BAD_CONFIG, COMPILE_FAILED, NO_COMPILER, OUT_NO
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("engine", "firmware")
+# CircuitPython's edge and its compatibility shim are never imported under
+# MicroPython: they stay off the Pico's flash (deploy --circuitpython copies them).
+CIRCUITPYTHON_ONLY = ("firmware/hal_cp.py", "firmware/compat.py")
 
 # The Pico's root main.py. Everything else is compiled; this stays source so a
 # maker can read what the board runs at power-on.
@@ -223,6 +226,8 @@ def _compile_package(compiler, out, package):
     target = os.path.join(out, "lib", package)
     os.makedirs(target)
     for src in sorted(glob.glob(os.path.join(ROOT, package, "*.py"))):
+        if package + "/" + os.path.basename(src) in CIRCUITPYTHON_ONLY:
+            continue
         name = os.path.splitext(os.path.basename(src))[0] + ".mpy"
         result = run_quiet([compiler, "-o", os.path.join(target, name), "-s",
                             package + "/" + os.path.basename(src), src])
