@@ -100,6 +100,8 @@ class App:
         cfg, messages = _config.validate(config)
         _config = None
         unload("firmware.config")        # the checks are needed only here
+        unload("firmware.config_base")
+        unload("firmware.pinrules")
         _collect()                       # their room back before the App is built
         self.config = cfg
         # Every attribute is made here, first, while the heap is in one

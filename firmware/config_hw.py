@@ -1,39 +1,28 @@
 """The checks of config.json's wiring ("pins" and "leds"), apart from
-firmware/config.py so a board on its default wiring never loads them.
-Used only by ``firmware.config.validate``, which unloads this afterwards."""
+firmware/config_check.py so a board on its default wiring never loads them.
+The rules themselves are firmware/pinrules.py's, shared with the laptop
+tools; this module words them as config.json messages and falls back to the
+default wiring where they fail."""
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
-
-from firmware.config import DEFAULTS, LED_KEYS, PIN_KEYS, _copy
-from firmware.config_check import _choice, _number, _say, _section, _whole
-
-ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
-BAD_PINS = (23, 24, 25)        # the Pico's own: power-save, VBUS sense, LED
-MAX_PIN = const(28)
-MATRIX_ROWS = const(6)
-MATRIX_COLS = const(5)
-SQUARES = const(30)
-MAX_LEDS = const(300)
+from firmware.config_base import DEFAULTS, LED_KEYS, choice, copy, number, say, section
+from firmware.pinrules import (LED_ORDERS, LIST_LENGTHS, MAX_GPIO, MAX_LEDS, PIN_KEYS,
+                               SQUARES, STICKS, gpio_problem, led_problem, pin_clashes,
+                               whole)
 
 # key: (lowest, highest, what it counts)
 _LED_NUMBERS = {
-    "count": (SQUARES + 6, MAX_LEDS, " of LEDs"),
+    "count": (SQUARES + STICKS + 2, MAX_LEDS, " of LEDs"),
     "squares": (SQUARES, SQUARES, ""),
-    "sticks": (0, MAX_LEDS - 4, " (an LED index)"),
+    "sticks": (0, MAX_LEDS - STICKS, " (an LED index)"),
     "side_black": (0, MAX_LEDS - 1, " (an LED index)"),
     "side_white": (0, MAX_LEDS - 1, " (an LED index)"),
     "supply_ma": (100, 10000, " of milliamps"),
 }
+_GPIO_RULE = "0 to %d but not 23, 24 or 25" % MAX_GPIO
 
 
 def _pin(value):
-    n = _whole(value)
-    if n is None or n < 0 or n > MAX_PIN or n in BAD_PINS:
-        return None
-    return n
+    return None if gpio_problem(value) else whole(value)
 
 
 def _pin_list(key, value, length, default, messages):
@@ -47,8 +36,8 @@ def _pin_list(key, value, length, default, messages):
                 break
             pins.append(n)
     if not ok:
-        _say(messages, "pins.%s must be a list of %d GPIO numbers, each 0 to 28 but "
-             "not 23, 24 or 25; using %s" % (key, length, default))
+        say(messages, "pins.%s must be a list of %d GPIO numbers, each %s; using %s"
+            % (key, length, _GPIO_RULE, default))
         return list(default)
     return pins
 
@@ -56,70 +45,51 @@ def _pin_list(key, value, length, default, messages):
 def check_pins(value, scanner, messages):
     """config["pins"] from the raw ``value``: each pin checked, no pin used twice."""
     default = DEFAULTS["pins"]
-    section = _section("pins", value, PIN_KEYS, messages)
-    if section is None:
-        return _copy(default)
+    found = section("pins", value, PIN_KEYS, messages)
+    if found is None:
+        return copy(default)
     pins = {}
     for key in PIN_KEYS:
-        if key not in section:
-            pins[key] = _copy(default[key])
-        elif key == "matrix_rows":
-            pins[key] = _pin_list(key, section[key], MATRIX_ROWS, default[key], messages)
-        elif key == "matrix_cols":
-            pins[key] = _pin_list(key, section[key], MATRIX_COLS, default[key], messages)
+        if key not in found:
+            pins[key] = copy(default[key])
+        elif key in LIST_LENGTHS:
+            pins[key] = _pin_list(key, found[key], LIST_LENGTHS[key], default[key], messages)
         else:
-            n = _pin(section[key])
+            n = _pin(found[key])
             if n is None:
-                _say(messages, "pins.%s must be a GPIO number from 0 to 28 but not "
-                     "23, 24 or 25; using %d" % (key, default[key]))
+                say(messages, "pins.%s must be a GPIO number from %s; using %d"
+                    % (key, _GPIO_RULE, default[key]))
                 n = default[key]
             pins[key] = n
     # No pin may do two jobs on the board as it is wired (the chosen scanner).
-    used = {}
-    clash = []
-    if scanner == "matrix":
-        keys = ("matrix_rows", "matrix_cols", "led", "button")
-    else:
-        keys = ("sr_load", "sr_clock", "sr_data", "led", "button")
-    for key in keys:
-        numbers = pins[key] if isinstance(pins[key], list) else [pins[key]]
-        for n in numbers:
-            if n in used:
-                clash.append("GP%d (pins.%s and pins.%s)" % (n, used[n], key))
-            else:
-                used[n] = key
-    if clash:
-        _say(messages, "a pin is used twice: %s; using the default pins"
-             % ", ".join(clash))
-        return _copy(default)
+    clashes = pin_clashes(scanner, pins)
+    if clashes:
+        say(messages, "a pin is used twice: %s; using the default pins" % ", ".join(
+            "GP%d (pins.%s and pins.%s)" % clash for clash in clashes))
+        return copy(default)
     return pins
 
 
 def check_leds(value, messages):
     """config["leds"] from the raw ``value``: each figure checked, the extra LEDs in the strip."""
     default = DEFAULTS["leds"]
-    section = _section("leds", value, LED_KEYS, messages)
-    if section is None:
-        return _copy(default)
+    found = section("leds", value, LED_KEYS, messages)
+    if found is None:
+        return copy(default)
     leds = {}
     for key in LED_KEYS:
-        if key not in section:
+        if key not in found:
             leds[key] = default[key]
         elif key == "order":
-            leds[key] = _choice("leds.order", section[key], ORDERS, default[key], messages)
+            leds[key] = choice("leds.order", found[key], LED_ORDERS, default[key], messages)
         else:
-            leds[key] = _number("leds." + key, section[key], default[key], messages, _LED_NUMBERS[key])
+            leds[key] = number("leds." + key, found[key], default[key], messages,
+                               _LED_NUMBERS[key])
     # The extra LEDs: four sticks and the two sides, after the squares,
     # inside the strip, one job each.
-    extras = [leds["sticks"], leds["sticks"] + 1, leds["sticks"] + 2, leds["sticks"] + 3,
-              leds["side_black"], leds["side_white"]]
-    fits = True
-    for i in extras:
-        if i < leds["squares"] or i >= leds["count"] or extras.count(i) > 1:
-            fits = False
-    if not fits:
-        _say(messages, "leds: the four stick LEDs (sticks..sticks+3), side_black and "
-             "side_white must be different LEDs after the %d square LEDs and before "
-             "count; using the default LED layout" % leds["squares"])
-        return _copy(default)
+    if led_problem(leds) is not None:
+        say(messages, "leds: the four stick LEDs (sticks..sticks+3), side_black and "
+            "side_white must be different LEDs after the %d square LEDs and before "
+            "count; using the default LED layout" % leds["squares"])
+        return copy(default)
     return leds
