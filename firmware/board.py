@@ -183,7 +183,7 @@ def run(config_path=CONFIG_FILE, store_dir="."):
     emit(hello)
     if messages:                     # the App gets the checked config: say it here
         emit({"event": "config", "messages": messages})
-    emit(health.event())
+    emit(health.report(hal.ticks_ms()))
     try:
         _loop(hal, hw, app, config, dog, hello, health)
     except KeyboardInterrupt:
