@@ -73,6 +73,13 @@ for _role in STYLES:
         _ANIMATED[_role] = True
 
 
+def _checked(config):
+    """config.json's settings checked (firmware/config.py, let go by the App
+    once it has them)."""
+    from firmware.config import validate
+    return validate(config)
+
+
 def default_rng():
     """``random.getrandbits``, seeded from os.urandom where the port has it."""
     import random
@@ -96,12 +103,9 @@ class App:
     """The Senet board: turns scans and button presses into a game."""
 
     def __init__(self, config=None, store_dir=None, rng=None):
-        from firmware import config as _config
-        cfg, messages = _config.validate(config)
-        _config = None
+        cfg, messages = _checked(config)
         unload("firmware.config")        # the checks are needed only here
         unload("firmware.config_base")
-        unload("firmware.pinrules")
         _collect()                       # their room back before the App is built
         self.config = cfg
         # Every attribute is made here, first, while the heap is in one
@@ -161,7 +165,6 @@ class App:
         self._next_rs = make_ruleset(cfg["ruleset"], **cfg["options"])
         self._resumed = game is not None
         self.game = game if game is not None else Game(self._next_rs)
-        game = None
         _collect()
 
         self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
@@ -375,14 +378,10 @@ class App:
 
     def command(self, cmd):
         """Carry out a serial command (a dict from protocol.parse_command).
-        Commands are rare: their code (firmware/commands.py) is loaded for
-        each and let go afterwards."""
+        Commands are rare: their code (firmware/commands.py) is loaded with
+        the first one."""
         from firmware.commands import command
-        try:
-            command(self, cmd)
-        finally:
-            command = None
-            unload("firmware.commands")
+        command(self, cmd)
         if self._dirty:
             self._render(self._now)
         events = self._events or []

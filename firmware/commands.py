@@ -1,12 +1,9 @@
 """The App's rare path: serial commands.
 
 A board spends its life scanning and recognising moves; a command from the
-serial line comes now and then. Their code is kept out of firmware/app.py so
-that it does not sit in the Pico's heap all day: ``App.command`` loads this
-module for the one call and lets it go again (``firmware.unload``). The
-functions use the App's public members only, as any mode does. (The takeback,
-a long press any player may make in the middle of a game, stays in the App:
-loading code then needs room a long game may have cut into pieces.)
+serial line comes now and then. Their code is kept out of firmware/app.py:
+``App.command`` loads this module with the first command. The functions use
+the App's public members only, as any mode does.
 """
 
 from engine.rules import ruleset as make_ruleset

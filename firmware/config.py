@@ -20,8 +20,9 @@ def validate(raw):
     ``config`` is complete (every key of DEFAULTS) and safe to use; ``messages``
     is a list of one-line explanations, empty when all was well. Never raises.
     A config of defaults, a ruleset and its options, or a mode needs no more
-    than this module; any other is checked by firmware/config_check.py,
-    loaded for that and unloaded afterwards.
+    than this module; any other is checked by firmware/config_check.py
+    (with the wiring rules of firmware/pinrules.py), loaded for that and let
+    go afterwards.
     """
     messages = []
     try:
@@ -30,6 +31,7 @@ def validate(raw):
             from firmware.config_check import check
             config = check(raw, messages)
             unload("firmware.config_check")
+            unload("firmware.pinrules")
         return config, messages
     except Exception as e:   # a bug here must not stop the board from starting
         messages.append("config.json: could not be checked (%s); using the defaults" % e)

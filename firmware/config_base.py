@@ -1,18 +1,16 @@
-"""What every config module shares: the defaults of config.json and the
-small checks that word its messages.
+"""The defaults of config.json, shared by firmware/config.py and
+firmware/config_check.py.
 
 The config modules import in one direction only: firmware/config.py (the
 entry: ``validate``, ``load``) loads firmware/config_check.py for a config
-that needs more than a glance, which loads firmware/config_hw.py for a
-changed wiring, which asks firmware/pinrules.py; all of them use this module
-and none of them imports one above it.
+that needs more than a glance, which asks firmware/pinrules.py about the
+wiring; both use this module, which imports neither.
 """
 
-from firmware.pinrules import SCANNER_PINS, whole
 from firmware.pins import PINMAP, BRIGHTNESS_CAP
 
 MODES = ("two_players", "computer", "museum")
-SCANNERS = tuple(sorted(SCANNER_PINS))        # "matrix", "shift"
+SCANNERS = ("matrix", "shift")                # firmware/pinrules.py SCANNER_PINS
 SIDES = ("B", "W")
 
 try:
@@ -69,44 +67,3 @@ def same(value, default):
                 return False
         return True
     return value == default
-
-
-def say(messages, text):
-    """Add one message about config.json to ``messages``."""
-    messages.append("config.json: " + text)
-
-
-def number(key, value, default, messages, limits):
-    """``value`` if it is a whole number within ``limits`` (lowest, highest,
-    what it counts), else ``default`` and a message naming ``key``."""
-    low, high, unit = limits
-    n = whole(value)
-    if n is None or n < low or n > high:
-        if low == high:
-            say(messages, "%s must be %d; using %d" % (key, low, default))
-        else:
-            say(messages, "%s must be a whole number%s from %d to %d; using %d"
-                % (key, unit, low, high, default))
-        return default
-    return n
-
-
-def choice(key, value, choices, default, messages):
-    """``value`` if it is one of the strings ``choices``, else ``default``
-    and a message naming ``key``."""
-    if value in choices and isinstance(value, str):
-        return value
-    say(messages, "%s must be one of %s; using %s" % (
-        key, ", ".join('"%s"' % c for c in choices), '"%s"' % default))
-    return default
-
-
-def section(key, value, known, messages):
-    """The dict under ``key`` with unknown keys reported; None if not a dict."""
-    if not isinstance(value, dict):
-        say(messages, "%s must be an object {...}; using the defaults for it" % key)
-        return None
-    for k in sorted(value):
-        if k not in known:
-            say(messages, 'unknown key "%s.%s" ignored' % (key, k))
-    return value

@@ -244,8 +244,7 @@ class Museum:
             import engine.ai         # noqa: F401  its search: a full heap says no here
             app.computer = Computer(app, side, app.config["computer"]["level"])
         except (ImportError, MemoryError) as e:   # no computer on this board, or no room:
-            Computer = None                  # what did load goes back to the heap
-            self._let_go_of_the_computer()
+            self._let_go_of_the_computer()   # what did load goes back to the heap
             app.emit({"event": "museum", "what": "no_computer",
                       "reason": "no room" if isinstance(e, MemoryError) else "not installed"})
             return

@@ -1,7 +1,7 @@
 """Which wiring a Senet board may have: the one source of the pin and LED rules.
 
 The firmware checks config.json's "pins" and "leds" with these rules
-(firmware/config_hw.py), and the laptop tools check a pin map or a config with
+(firmware/config_check.py), and the laptop tools check a pin map or a config with
 the same ones before flashing, so the two can never disagree. Plain data and
 small pure functions that say what is wrong (or None): each user words its own
 message. Runs on MicroPython and CPython alike; imports nothing.

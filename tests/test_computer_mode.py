@@ -299,7 +299,7 @@ def test_a_whole_game_against_the_computer_reaches_game_over(ruleset, side):
 def test_a_computer_game_runs_on_the_micropython_unix_port_in_a_pico_heap(tmp_path):
     for sub in ("a", "b", "c"):
         (tmp_path / sub).mkdir()
-    run_mp_script(os.path.join("tests", "mp", "test_computer_mp.py"), "180k",
+    run_mp_script(os.path.join("tests", "mp", "test_computer_mp.py"), "192k",
                   [str(tmp_path)], min_passed=4, timeout=600)
 
 
