@@ -154,12 +154,17 @@ def maintenance():
     emit({"event": "maintenance", "version": VERSION})
 
 
+def _read_config(path):
+    """config.json, checked; firmware/config.py is let go by the App once
+    it has started, so nothing here keeps a hold of it."""
+    from firmware.config import load
+    return load(path)
+
+
 def run(config_path=CONFIG_FILE, store_dir="."):
     """Power-on: maintenance mode if the throw button is held, else the game."""
     from firmware import hal
-    from firmware import config as _config
-    config, messages = _config.load(config_path)
-    _config = None
+    config, messages = _read_config(config_path)
     button = hal.make_button(config)
     if _button_held(button, hal.sleep_ms):
         maintenance()
