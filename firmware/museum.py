@@ -2,8 +2,9 @@
 
 Nobody explains the game to a museum visitor and nobody tidies up after
 one, so the board does both. The App calls ``tick(now_ms)`` every step (its
-``_mode_tick`` hook), after it has taken the board and the button; the
-museum only watches the App and steers it through the App's own methods.
+``_mode_tick`` hook), after it has taken the board and the button, and
+lets it see each short press first (``pressed``); the museum only watches
+the App and steers it through the App's public members.
 
 - **Attract**: after ``attract_s`` without a touch (no square changed, no
   press) the squares play a slow light travelling along the path. Only the
