@@ -322,9 +322,12 @@ class Museum:
         self._state = app.phase
 
     def _howto_lights(self, scene):
-        """Scene 0: the sticks show a throw and the side light whose turn it
-        is (press the button to throw). 1: the pieces that may move. 2: a
-        lifted piece and where it may go. 3: a mistake and a missing piece."""
+        """The game's real first move, as the board will show it: scene 0,
+        the sticks show a 1 (one flat side) and the light of the side that
+        starts (K4: white, H4: black); 1, that side's pieces, on the even
+        squares 2..10 in both rulesets, may all move; 2, the piece on 10
+        lifted and its one destination, 11; 3, that piece put on 12 instead:
+        a wrong square and a missing piece."""
         app = self.app
         led = app.compose()
         for i in range(len(led)):
@@ -334,16 +337,16 @@ class Museum:
             s = leds["sticks"]
             led[s] = "stick_white"
             led[s + 1] = "stick_black"
-            led[s + 2] = "stick_white"
-            led[s + 3] = "stick_white"
-            led[leds["side_black"]] = "turn"
+            led[s + 2] = "stick_black"
+            led[s + 3] = "stick_black"
+            side = "side_black" if app.game.position.turn == "B" else "side_white"
+            led[leds[side]] = "turn"
         elif scene == 1:
-            for i in range(0, 10, 2):
+            for i in range(1, 10, 2):
                 led[i] = "movable"
         elif scene == 2:
-            led[8] = "lifted"
+            led[9] = "lifted"
             led[10] = "target"
-            led[11] = "target"
         else:
-            led[13] = "error"
-            led[8] = "missing"
+            led[11] = "error"
+            led[9] = "missing"

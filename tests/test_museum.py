@@ -40,14 +40,16 @@ def test_a_new_game_begins_with_the_how_to_play_lights_which_end_by_themselves()
     assert board.app.state == "howto"
     assert whats(board) == ["howto"]
     lit = board.app.led_roles
-    assert lit[30:34] == ["stick_white", "stick_black", "stick_white", "stick_white"]
-    assert lit[34] == "turn"                          # black's side light: player 1
+    # The game's real first move (K4): a 1, white's light, white's pieces on
+    # 2..10 movable, 10 lifted with its one destination 11, then put on 12.
+    assert lit[30:34] == ["stick_white", "stick_black", "stick_black", "stick_black"]
+    assert lit[34] == "" and lit[35] == "turn"         # white starts in kendall
     board.wait(2000)
-    assert squares_lit(board, "movable") == [1, 3, 5, 7, 9]
+    assert squares_lit(board, "movable") == [2, 4, 6, 8, 10]
     board.wait(2000)
-    assert squares_lit(board, "lifted") == [9] and squares_lit(board, "target") == [11, 12]
+    assert squares_lit(board, "lifted") == [10] and squares_lit(board, "target") == [11]
     board.wait(2000)
-    assert squares_lit(board, "error") == [14] and squares_lit(board, "missing") == [9]
+    assert squares_lit(board, "error") == [12] and squares_lit(board, "missing") == [10]
     board.wait(2100)
     assert board.app.state == "opening"
     assert board.last("museum") == {"event": "museum", "what": "howto_done", "skipped": False}
