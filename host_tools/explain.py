@@ -71,8 +71,6 @@ class Story:
                 self.computer_side = event["side"]
         elif name == "museum" and event.get("what") == "computer":
             self.computer_side = event.get("side")
-        elif name == "museum" and event.get("what") in ("hand_back", "reset"):
-            self.computer_side = None        # the side is a person's again
         elif name in ("move", "pass"):
             self.start = None
             self.computer = None

@@ -366,13 +366,3 @@ def test_the_kiosk_fills_a_screen_without_scrolling(browser, served, tmp_path):
         finally:
             context.close()
         assert not errors, errors
-
-
-def test_a_side_handed_back_by_the_museum_is_a_persons_again():
-    story = ex.Story()
-    story.event({"event": "museum", "what": "computer", "side": "B"})
-    assert ex.explain(board("throw", turn="B", throw=None), story)["instruction"] == [
-        ["do.computer_throws.B", {}]]
-    story.event({"event": "museum", "what": "hand_back", "side": "B"})
-    assert ex.explain(board("throw", turn="B", throw=None), story)["instruction"] == [
-        ["do.throw.B", {}]]
