@@ -84,6 +84,7 @@ class Soak:
         self.computer = 0
         self.no_computer = 0
         self.hand_back = 0
+        self.first_computer = False  # the computer joined for the first time since the last sample
         self.steps = 0
         self.in_game = False     # a begun game is neither finished nor reset yet
         # Each hour's lowest and highest heap at a new game (0: none yet),
@@ -127,6 +128,8 @@ class Soak:
                 self.resets += 1                 # a finished game is not counted twice
                 self.in_game = False
             elif what == "computer":
+                if not self.computer:
+                    self.first_computer = True
                 self.computer += 1
             elif what == "no_computer":
                 self.no_computer += 1            # asked for, but the heap had no room
@@ -143,10 +146,13 @@ class Soak:
         h = heap()
         low = self.low
         high = self.high
-        if len(sys.modules) != self.modules:
-            # A module was loaded since (the computer's search, when a lone
-            # visitor first asked for it): code, not growth. Heap growth is
-            # measured from the first hour with every module in.
+        if len(sys.modules) != self.modules or self.first_computer:
+            # A module was loaded since, or the computer joined for the first
+            # time (its code leaves with each game, but the names it interned
+            # stay for good, and may have needed a new name pool): code, not
+            # growth. Heap growth is measured from the first hour with every
+            # module in and every name interned.
+            self.first_computer = False
             self.modules = len(sys.modules)
             for i in range(len(low)):
                 low[i] = 0
