@@ -6,11 +6,9 @@ and by everything that draws or tabulates the wiring. A config.json may be
 partial, as the firmware reads it: what it leaves out is taken from the
 defaults (:func:`with_defaults`).
 
-The rules themselves (the block "The rules" below: pure functions that say
-what is wrong, or None) have the names and meanings of the firmware's own
-(firmware/config_hw.py, which checks config.json when the board starts), so
-that block can become an import from the firmware's single source of pin
-rules; the functions after it only word the host's messages.
+The rules themselves come from firmware/pinrules.py, the one source the
+firmware also checks config.json with when the board starts; the functions
+here only word the host's messages.
 """
 
 # --- The Raspberry Pi Pico's header (Pico datasheet, "Pinout") -------------
@@ -38,101 +36,12 @@ def header_pin(gpio):
     raise ValueError("GP%d is not on the Pico's header." % gpio)
 
 
-# --- The rules ---------------------------------------------------------------
+# --- The rules: the firmware's own, so the two can never disagree ------------
 
-RESERVED = {
-    23: "the regulator's power-save control",
-    24: "VBUS sensing",
-    25: "the on-board LED",
-    29: "measuring VSYS",
-}
-HEADER_GPIOS = tuple(range(0, 23)) + (26, 27, 28)
-SQUARES = 30
-STICKS = 4
-# The pins each scanner wires; the LED data pin and the button are common.
-SCANNER_PINS = {
-    "matrix": ("matrix_rows", "matrix_cols"),
-    "shift": ("sr_load", "sr_clock", "sr_data"),
-}
-COMMON_PINS = ("led", "button")
-PIN_KEYS = ("matrix_rows", "matrix_cols", "sr_load", "sr_clock", "sr_data", "led", "button")
-LIST_LENGTHS = {"matrix_rows": 6, "matrix_cols": 5}      # a 6 x 5 diode matrix
-LED_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
-
-
-def whole(value):
-    """``value`` as an int if it is a whole number (16 or 16.0, not true), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value == int(value):
-        return int(value)
-    return None
-
-
-def gpio_problem(value):
-    """Why ``value`` cannot be a pin of the board ("GP25 is reserved ..."), or None."""
-    n = whole(value)
-    if n is None:
-        return "%r is not a GPIO number" % (value,)
-    if n in RESERVED:
-        return "GP%d is reserved on the Pico board for %s" % (n, RESERVED[n])
-    if n not in HEADER_GPIOS:
-        return "GP%d is not a GPIO on the Pico's header (GP0..GP22, GP26..GP28)" % n
-    return None
-
-
-def wired_keys(scanner):
-    """The pin keys a board with this scanner wires; the other scanner's are
-    left unconnected, so they may be anything."""
-    return SCANNER_PINS[scanner] + COMMON_PINS
-
-
-def labelled_pins(key, value):
-    """The pins behind one key as (label, value): "matrix_rows[0]", ... or "led"."""
-    if key in LIST_LENGTHS:
-        return [("%s[%d]" % (key, i), value[i]) for i in range(len(value))]
-    return [(key, value)]
-
-
-def pin_clashes(scanner, pins):
-    """The pins given two jobs among those ``scanner`` wires, as
-    (gpio, first label, second label) in key order; [] when each has one job."""
-    owner = {}
-    clashes = []
-    for key in wired_keys(scanner):
-        if key not in pins:
-            continue
-        for label, n in labelled_pins(key, pins[key]):
-            n = whole(n)
-            if n in owner:
-                clashes.append((n, owner[n], label))
-            else:
-                owner[n] = label
-    return clashes
-
-
-def extra_leds(leds):
-    """The LEDs after the squares as (label, index): four sticks, two sides."""
-    out = [("sticks+%d" % i if i else "sticks", leds["sticks"] + i) for i in range(STICKS)]
-    return out + [("side_black", leds["side_black"]), ("side_white", leds["side_white"])]
-
-
-def led_problem(leds):
-    """The first extra LED that is not a separate LED after the squares and
-    inside the strip, as (label, index, "past the end" | "square N" | the
-    label that took it first), else None."""
-    taken = {}
-    for label, index in extra_leds(leds):
-        if index >= leds["count"]:
-            return (label, index, "past the end")
-        if index < leds["squares"]:
-            return (label, index, "square %d" % (index + 1))
-        if index in taken:
-            return (label, index, taken[index])
-        taken[index] = label
-    return None
+from firmware.pinrules import (  # noqa: E402,F401  (re-exported for the drawing and tables)
+    COMMON_PINS, HEADER_GPIOS, LED_ORDERS, LIST_LENGTHS, PIN_KEYS, RESERVED,
+    SCANNER_PINS, SQUARES, STICKS, extra_leds, gpio_problem, labelled_pins,
+    led_problem, pin_clashes, whole, wired_keys)
 
 
 # --- The host's messages ---------------------------------------------------------
