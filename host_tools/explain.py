@@ -26,7 +26,9 @@ HAPPINESS = 26    # the House of Happiness (K11)
 
 class Story:
     """What the events tell that the board's state does not: who throws in
-    the opening, who won it, the computer's chosen move, the end."""
+    the opening, who won it, the computer's chosen move, the end, and at a
+    museum exhibit the lone visitor's opponent (firmware/museum.py): the
+    side the board offers to play, the side it took, a side handed back."""
 
     def __init__(self):
         self.player = 1          # opening: 1 throws at the black light, 2 at the white
@@ -36,6 +38,9 @@ class Story:
         self.over = None         # the game_over event, until a new game
         self.last_throw = None   # the last throw event (opening ones included)
         self.opening = False     # the board was last seen in its opening
+        self.offer = None        # museum: the side the board offers to play, while it does
+        self.board_side = None   # museum: the side the board took for a lone visitor
+        self.news = None         # museum: a hand_back or no_computer event, until a move
 
     def saw(self, state):
         """The board's state, as read: a mistake made during the opening is
@@ -50,12 +55,15 @@ class Story:
         if name in ("ready", "new", "undo"):
             self.player = 1
             self.computer = None
+            if name != "undo":           # a new game or a restart: the museum's side is gone
+                self._museum_done()
             if name != "ready":
                 self.start = None
                 self.over = None
                 self.last_throw = None
         elif name == "throw":
             self.last_throw = event
+            self.offer = None
             if event.get("opening"):
                 player = event.get("player")
                 if event.get("value") != 1 and player in (1, 2):
@@ -69,13 +77,43 @@ class Story:
             self.computer = event
             if event.get("side") in ("B", "W"):
                 self.computer_side = event["side"]
-        elif name == "museum" and event.get("what") == "computer":
-            self.computer_side = event.get("side")
+        elif name == "museum":
+            self._museum(event)
         elif name in ("move", "pass"):
             self.start = None
             self.computer = None
+            self.offer = None
+            self.news = None
         elif name == "game_over":
             self.over = event
+
+
+    def _museum(self, event):
+        what = event.get("what")
+        side = _side(event.get("side"))
+        if what == "offer":
+            self.offer = side
+        elif what == "offer_withdrawn":
+            self.offer = None
+        elif what == "computer":
+            self.offer = None
+            self.news = None
+            self.computer_side = self.board_side = side
+        elif what in ("hand_back", "reset"):
+            # The computer leaves that side: a person plays it from now on.
+            self._museum_done()
+            self.computer_side = None
+            self.news = event if what == "hand_back" else None
+        elif what == "no_computer":
+            self.offer = None
+            self.news = event
+
+    def _museum_done(self):
+        """The museum's opponent leaves (its side handed back, the game reset
+        or a new one begun); a computer chosen by config stays."""
+        if self.board_side is not None:
+            self.computer_side = None
+        self.offer = self.board_side = self.news = None
 
 
 def squares(roles, role):
@@ -110,11 +148,25 @@ def _move_squares(text):
         return None
 
 
+def _museum_words(story):
+    """At a museum exhibit: the side the board plays for a lone visitor and
+    how to take it back, or the news that a side is a person's again, or
+    that the board cannot play one."""
+    if story.board_side is not None:
+        return [["status.board_plays." + story.board_side, {}]]
+    news = story.news or {}
+    if news.get("what") == "hand_back" and _side(news.get("side")):
+        return [["status.yours_again." + news["side"], {}]]
+    if news.get("what") == "no_computer":
+        return [["status.no_computer", {}]]
+    return []
+
+
 def explain(board, story):
     """The page's words: ``{"kind", "status", "instruction"}``, each sentence
     a ``[key, args]`` pair. ``kind`` names the sentence class (opening,
-    start, turn, capture, water, mistake, missing, nomove, computer, winner,
-    setup, ...), for the page's styling and for tests."""
+    start, turn, capture, water, mistake, missing, nomove, computer, offer,
+    winner, setup, ...), for the page's styling and for tests."""
     state = board.get("state")
     roles = board.get("roles") or []
     turn = _side(board.get("turn"))
@@ -165,6 +217,7 @@ def explain(board, story):
         status.append(["status.threw." + turn, {"value": throw}])
     elif turn is not None and state in ("throw", "mismatch") and not opening:
         status.append(["status.turn." + turn, {}])
+    status.extend(_museum_words(story))
 
     # What the board asks now, mistakes first.
     error, missing = squares(roles, "error"), squares(roles, "missing")
@@ -190,6 +243,9 @@ def explain(board, story):
         if computer_side is not None and computer_side == turn:
             do.append(["do.computer_throws." + turn, {}])
             kind = "computer"
+        elif turn is not None and story.offer == turn:
+            do.append(["do.offer." + turn, {}])     # a press declines, waiting accepts
+            kind = "offer"
         elif turn is not None:
             do.append(["do.throw." + turn, {}])
             if kind != "start":

@@ -160,6 +160,8 @@ class Mirror:
             white = "winner" if self.winner in ("W", None) else ""
         elif state not in (None, "setup", "howto"):
             role = "nomove" if state == "nomove" else "turn"
+            if state == "throw" and self.story.offer == board["turn"]:
+                role = "offer"            # a museum board offers to play this side
             black, white = (role, "") if board["turn"] == "B" else ("", role)
         led[self.leds["side_black"]] = black
         led[self.leds["side_white"]] = white

@@ -122,13 +122,14 @@ def _action(server, name, body):
 
 def legend():
     """Every light role as it looks, from the firmware's own table
-    (firmware/lights.py): colour, blink pattern and brightness."""
+    (firmware/lights.py), in its order: colour, blink pattern and
+    brightness. A role added there (the museum's ``offer``) shows here by
+    itself; the page's language files give its meaning ("role.<name>")."""
     from firmware.lights import PATTERNS, STYLES
     roles = []
-    for role in ("movable", "lifted", "target", "put", "take", "error", "missing",
-                 "computer_from", "computer_to", "setup", "winner", "turn", "nomove",
-                 "stick_white", "stick_black"):
-        colour, pattern, level = STYLES[role]
+    for role, (colour, pattern, level) in STYLES.items():
+        if not role:                      # a dark LED
+            continue
         kind, period, data = PATTERNS[pattern]
         roles.append({"role": role, "rgb": list(colour), "level": level,
                       "pattern": pattern, "kind": ("steady", "steps", "tri")[kind],

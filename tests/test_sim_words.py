@@ -25,11 +25,13 @@ import pytest
 from engine.game import Game
 from engine.position import Position
 from engine.rules import ruleset
+from firmware.app import App
 from firmware.store import Store
 from host_tools import explain as ex
 from host_tools.simboard import Sim
 from host_tools.simserver import SimServer
 
+from board_sim import throws
 from test_sim_browser import CHROMIUM, browser  # noqa: F401  (a module's own browser)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -142,6 +144,182 @@ def test_the_story_follows_the_opening_players():
     knocked = ex.explain(board("mismatch", {3: "missing"}, throw=None), story)
     assert knocked["status"] == [["status.turn.W", {}]]
     assert ex.sticks_live("throw", None) is False and ex.sticks_live("move", 2) is True
+
+
+# -- the museum's lone-visitor opponent, in words -------------------------------------------
+#
+# A museum board (firmware/museum.py) run by the simulator with a manual clock and
+# scripted throws; the page's words come from the App's own events, as on the page.
+
+MUSEUM = {"mode": "museum", "museum": {"attract_s": 90, "reset_s": 600, "reset_after_game_s": 180}}
+
+
+def museum_sim(*values, timings=None):
+    """A museum board whose sticks throw ``values`` in turn (tests/board_sim.py)."""
+    rng = throws(*values)
+    config = dict(MUSEUM, museum=dict(MUSEUM["museum"], **(timings or {})))
+    return Sim(config=config, app_factory=lambda **kw: App(**dict(kw, rng=rng)))
+
+
+def black_waits(sim):
+    """Past the how-to and the opening, white plays 10-11 (a 1, again) and
+    11-13 (a 2); black's throw is due and nobody touches the board."""
+    sim.advance(1000)                 # the setup check: the how-to begins
+    sim.press()                       # ends the how-to, throws nothing
+    sim.advance(400)
+    for _ in range(2):                # the opening: 2, then 1 (K4): white starts
+        sim.press()
+        sim.advance(400)
+    hand(sim, ("lift", 10), ("place", 11))
+    sim.press()                       # white's 1 throws again (K5): a 2
+    sim.advance(400)
+    hand(sim, ("lift", 11), ("place", 13))
+    assert (sim.app.state, sim.app.turn) == ("throw", "B")
+    return sim
+
+
+def told(sim):
+    return sim.snapshot()["explain"]
+
+
+def museum_events(sim, what):
+    return [e["data"] for e in sim.log if e["kind"] == "app"
+            and e["data"].get("event") == "museum" and e["data"].get("what") == what]
+
+
+def test_the_museum_offer_the_boards_side_and_the_hand_back_are_told():
+    sim = black_waits(museum_sim(2, 1, 2, 1))
+    assert told(sim)["instruction"] == [["do.throw.B", {}]]
+    sim.advance(15100)                        # black's throw waited untouched: the offer
+    assert museum_events(sim, "offer") == [{"event": "museum", "what": "offer", "side": "B"}]
+    words = told(sim)
+    assert words["kind"] == "offer"
+    assert words["instruction"] == [["do.offer.B", {}]]
+    assert words["status"] == [["status.turn.B", {}]]
+    sim.advance(10000)                        # nobody came: the board plays black
+    assert museum_events(sim, "computer")
+    words = told(sim)
+    assert words["kind"] == "computer" and words["instruction"] == [["do.computer_throws.B", {}]]
+    assert ["status.board_plays.B", {}] in words["status"]
+    sim.advance(2000)                         # it throws a 1 and shows its move
+    chosen = [e["data"] for e in sim.log if e["data"].get("event") == "computer"][-1]
+    origin, to = (int(n) for n in chosen["move"].split("-"))
+    assert told(sim)["instruction"] == [["do.computer", {"from": origin, "to": to}]]
+    sim.press()                               # a visitor takes black back, throw and all
+    sim.advance(400)
+    assert museum_events(sim, "hand_back") == [{"event": "museum", "what": "hand_back",
+                                                "side": "B"}]
+    words = told(sim)
+    assert words["kind"] == "turn"            # black's own move, not the computer's
+    assert words["instruction"] == [["do.move.B", {"value": 1, "squares": [1, 3, 5, 7, 9]}]]
+    assert words["status"] == [["status.threw.B", {"value": 1}], ["status.yours_again.B", {}]]
+    hand(sim, ("lift", 9), ("place", 10))     # the news lasts until black has moved
+    words = told(sim)                         # black's 1 throws again (K5): a person's throw
+    assert sim.app.turn == "B" and words["status"] == [["status.turn.B", {}]]
+    assert words["instruction"] == [["do.throw.B", {}]]
+
+
+def test_a_side_handed_back_before_the_boards_throw_is_the_visitors_to_throw():
+    sim = black_waits(museum_sim(2, 1, 2, 4))
+    sim.advance(25100)
+    assert told(sim)["instruction"] == [["do.computer_throws.B", {}]]
+    sim.press()                               # before its throw: nothing is thrown
+    sim.advance(400)
+    assert museum_events(sim, "hand_back") and sim.app.state == "throw"
+    words = told(sim)
+    assert words["kind"] == "turn" and words["instruction"] == [["do.throw.B", {}]]
+    assert words["status"] == [["status.turn.B", {}], ["status.yours_again.B", {}]]
+
+
+def test_a_press_during_the_offer_declines_it_and_the_words_are_the_games_again():
+    sim = black_waits(museum_sim(2, 1, 2, 3))
+    sim.advance(15100)
+    assert told(sim)["kind"] == "offer"
+    sim.press()                               # a second visitor throws for black
+    sim.advance(400)
+    assert museum_events(sim, "offer_withdrawn")
+    words = told(sim)
+    assert words["kind"] == "turn" and words["status"] == [["status.threw.B", {"value": 3}]]
+    assert words["instruction"][0][0] == "do.move.B"
+
+
+def test_a_reset_ends_the_boards_side_in_the_words():
+    sim = black_waits(museum_sim(2, 1, 2, 2, timings={"reset_s": 60}))
+    sim.advance(25100)
+    assert ["status.board_plays.B", {}] in told(sim)["status"]
+    sim.advance(61000)                        # its move shown, never carried out: reset
+    assert museum_events(sim, "reset")
+    assert told(sim)["kind"] == "setup"
+    # the next game's black is a person's: no computer, no news
+    words = ex.explain(board("throw", turn="B", throw=None), sim.story)
+    assert words["instruction"] == [["do.throw.B", {}]] and words["status"] == [
+        ["status.turn.B", {}]]
+
+
+class _ShortHeap:
+    """MicroPython's gc on a board whose heap is nearly full."""
+
+    def collect(self):
+        pass
+
+    def mem_free(self):
+        return 1000
+
+
+def test_no_room_for_the_boards_opponent_is_told(monkeypatch):
+    from firmware import museum
+    monkeypatch.setattr(museum, "gc", _ShortHeap())
+    sim = black_waits(museum_sim(2, 1, 2, 3))
+    sim.advance(15100)
+    assert museum_events(sim, "no_computer")
+    words = told(sim)
+    assert words["instruction"] == [["do.throw.B", {}]]
+    assert words["status"] == [["status.turn.B", {}], ["status.no_computer", {}]]
+
+
+def test_the_mirror_of_a_museum_board_lights_and_tells_the_offer():
+    """The same events read from the serial line, as `senet-board show` does:
+    the offer on black's side light, drawn by the firmware's own lights."""
+    from host_tools.mirror import Mirror
+    sim = black_waits(museum_sim(2, 1, 2, 1))
+    mirror = Mirror("/dev/null")
+    fed = [0]
+
+    def feed():
+        for entry in sim.log:
+            if entry["kind"] == "app" and entry["seq"] > fed[0]:
+                mirror.line(json.dumps(entry["data"]).encode())
+        fed[0] = sim.seq
+        mirror.line(json.dumps(sim.app.command({"cmd": "state"})[0]).encode())
+
+    black = mirror.leds["side_black"]
+    feed()
+    assert mirror.led_roles[black] == "turn"
+    sim.advance(15100)
+    feed()
+    assert mirror.led_roles[black] == "offer"
+    assert mirror.snapshot()["explain"]["instruction"] == [["do.offer.B", {}]]
+    sim.advance(12000)                        # the board plays black and shows its move
+    feed()
+    assert mirror.led_roles[black] == "turn"
+    assert mirror.snapshot()["explain"]["kind"] == "computer"
+    sim.press()
+    sim.advance(400)
+    feed()
+    words = mirror.snapshot()["explain"]
+    assert words["kind"] == "turn" and ["status.yours_again.B", {}] in words["status"]
+
+
+def test_the_legend_shows_every_light_of_the_firmwares_table_in_every_language():
+    from firmware.lights import STYLES
+    from host_tools.simserver import legend
+    roles = [r["role"] for r in legend()]
+    assert roles == [role for role in STYLES if role]
+    offer = [r for r in legend() if r["role"] == "offer"][0]
+    assert (tuple(offer["rgb"]), offer["pattern"], offer["level"]) == STYLES["offer"]
+    for lang in LANGS:
+        text = load(lang)["text"]
+        assert [r for r in roles if "role." + r not in text] == [], lang
 
 
 # -- a game in the browser -----------------------------------------------------------------
