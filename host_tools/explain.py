@@ -41,6 +41,7 @@ class Story:
         self.offer = None        # museum: the side the board offers to play, while it does
         self.board_side = None   # museum: the side the board took for a lone visitor
         self.news = None         # museum: a hand_back or no_computer event, until a move
+        self.taking_back = False  # an undo's pieces are being put back
 
     def saw(self, state):
         """The board's state, as read: a mistake made during the opening is
@@ -55,8 +56,9 @@ class Story:
         if name in ("ready", "new", "undo"):
             self.player = 1
             self.computer = None
-            if name != "undo":           # a new game or a restart: the museum's side is gone
-                self._museum_done()
+            if name == "new" or (name == "ready" and not self.taking_back):
+                self._museum_done()      # a new game or a restart: the museum's side is gone
+            self.taking_back = name == "undo"    # its "ready" ends the takeback, not the game
             if name != "ready":
                 self.start = None
                 self.over = None

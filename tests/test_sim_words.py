@@ -243,6 +243,16 @@ def test_a_press_during_the_offer_declines_it_and_the_words_are_the_games_again(
     assert words["instruction"][0][0] == "do.move.B"
 
 
+def test_a_takeback_keeps_the_boards_side_in_the_words():
+    sim = black_waits(museum_sim(2, 1, 2, 1))
+    sim.advance(27100)                        # the board plays black and shows its move
+    sim.press(2500)                           # a long press takes white's 11-13 back
+    sim.advance(3000)
+    hand(sim, ("lift", 13), ("place", 11))    # the pieces as before it: "ready" again
+    assert sim.app.computer is not None and (sim.app.state, sim.app.turn) == ("move", "W")
+    assert told(sim)["status"] == [["status.threw.W", {"value": 2}], ["status.board_plays.B", {}]]
+
+
 def test_a_reset_ends_the_boards_side_in_the_words():
     sim = black_waits(museum_sim(2, 1, 2, 2, timings={"reset_s": 60}))
     sim.advance(25100)
