@@ -3,10 +3,14 @@
 - The language files: every key in every language, no extra key, the same
   placeholders, and every key host_tools/explain.py can pick.
 - explain() on its own, for the sentences a browser game reaches slowly.
+- A museum board's lone-visitor opponent (firmware/museum.py), run by the
+  simulator and read by the mirror: the offer, the side the board plays and
+  how to take it back, a side handed back, no room for the opponent; the
+  legend shows every role of the firmware's light table, in every language.
 - A game driven through the simulator (manual clock, so every step is exact),
   watched in Debian's headless Chromium: each sentence class appears at its
   moment (opening, start, turn, mistake, missing, capture, water, no move,
-  computer, winner with its score); the capture instruction and the winner
+  computer, a museum board's offer, winner with its score); the capture instruction and the winner
   are read in English, Hungarian and Russian, chosen with the page's selector.
 - The kiosk view at 1920x1080 and 1080x1920: board and instruction inside the
   screen, no scrollbar, the instruction at least 28 px, no developer panels,
@@ -499,6 +503,21 @@ def test_every_sentence_at_its_moment(browser, served, tmp_path):
                                  {"mode": "computer", "computer": {"side": "W", "level": 1}}))
         sim.advance(2500)
         words(page, None, "The computer moves 25 to 27: move it for it", "computer")
+
+        # A museum board offers to play the side nobody throws for, and the
+        # legend says what its light means.
+        sim = switch(served, page, black_waits(museum_sim(2, 1, 2, 1)))
+        sim.advance(15100)
+        words(page, "Black’s turn", "Nobody playing black? If nobody throws, the board will "
+              "play black. Press the button to play black yourself.", "offer")
+        in_all_languages(page, {
+            "hu": (None, "Senki sem játszik feketével? Ha senki sem dob, a tábla játszik "
+                         "feketével. Ha te akarsz feketével játszani, nyomd meg a gombot."),
+            "ru": (None, "За чёрных никто не играет? Если никто не бросит палочки, за чёрных "
+                         "сыграет доска. Чтобы играть за них самим, нажмите кнопку."),
+        })
+        assert page.inner_text('#legend li[data-role="offer"]') == (
+            "nobody throws for this side: the board offers to play it")
 
         # The end, with the Hungarian score (H15): black on 12 (3) and 22 (1).
         sim = switch(served, page, resumed(tmp_path, "winner", "hungarian",
