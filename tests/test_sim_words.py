@@ -516,8 +516,9 @@ def test_every_sentence_at_its_moment(browser, served, tmp_path):
             "ru": (None, "За чёрных никто не играет? Если никто не бросит палочки, за чёрных "
                          "сыграет доска. Чтобы играть за них самим, нажмите кнопку."),
         })
-        assert page.inner_text('#legend li[data-role="offer"]') == (
-            "nobody throws for this side: the board offers to play it")
+        page.wait_for_function("""() => document.querySelector('#legend li[data-role="offer"]')
+            .textContent === 'nobody throws for this side: the board offers to play it'""",
+                               timeout=WAIT_MS)
 
         # The end, with the Hungarian score (H15): black on 12 (3) and 22 (1).
         sim = switch(served, page, resumed(tmp_path, "winner", "hungarian",
