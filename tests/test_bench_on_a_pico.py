@@ -3,7 +3,9 @@
 ``"<stdin>"``, not its path, so each benchmark must find ``calibration`` and
 the code it times by fixed paths from the repository's root. Emulated on the
 MicroPython unix port by setting ``__file__`` so and executing the script's
-text, in a Pico-sized heap."""
+text, in a Pico-sized heap: from source the compiler needs room beside the
+code it times, and 256K on this 64-bit port holds about what 146 KB would on
+the Pico (objects are about 1.75x as large here), well inside its 246 KB heap."""
 
 import json
 import os
@@ -20,7 +22,7 @@ pytestmark = pytest.mark.micropython
                                    "computer_bench"])
 def test_a_benchmark_runs_without_its_file_name(bench):
     script = "__file__ = '<stdin>'\nexec(open('tests/bench/%s.py').read())\n" % bench
-    result = subprocess.run([tool("micropython"), "-X", "heapsize=192K", "-c", script],
+    result = subprocess.run([tool("micropython"), "-X", "heapsize=256K", "-c", script],
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
