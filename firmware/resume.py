@@ -7,7 +7,8 @@ engine as soon as it is read: a long game's history never stands in the
 heap as one list of lists, which a Pico heap has no room for. A file whose
 keys come in another order than ``write_game`` writes them (edited by hand)
 is read whole first, with the same checks. Scalars go through ``json.loads``,
-so the file must be JSON exactly as before.
+so the file must be JSON exactly as before. ``replay_log`` then plays the
+lines of ``game.log`` (firmware/store.py) on top, one line at a time.
 """
 
 import json
@@ -208,3 +209,47 @@ def load_game(f):
     if streamed:
         return _checked(_finish, streamed[0], data)
     return game_from_dict(data)
+
+
+def _record(game, line):
+    """One log line: ``W 3 10-13`` (a move), ``B 2 -`` (a lost turn) or
+    ``W 4`` (a throw still to be played)."""
+    parts = line.split()
+    if len(parts) < 2 or len(parts) > 3 or parts[0] != game.position.turn:
+        raise ValueError("log line %r does not follow the game" % line)
+    value = int(parts[1])
+    before = game.throw
+    if before is None:
+        game.set_throw(value)
+    elif before != value:
+        raise ValueError("log line %r: the throw was %d" % (line, before))
+    if len(parts) == 3:
+        try:
+            if parts[2] == "-":
+                game.pass_turn()
+            else:
+                game.play(parts[2])
+        except Exception:
+            game.throw = before          # the game as it was before the line
+            raise
+
+
+def replay_log(f, game):
+    """Play the lines of the open log ``f`` on ``game``; return the bytes
+    read, or -1 if the log ends in a line cut short (the save the power
+    stopped) or a line that is not a legal next ply (the game stays at the
+    line before)."""
+    size = 0
+    while True:
+        line = f.readline()
+        if not line:
+            return size
+        if line[-1] != "\n":
+            return -1
+        try:
+            _record(game, line)
+        except MemoryError:
+            raise
+        except Exception:   # ValueError from int() or the rules, PositionError
+            return -1
+        size += len(line)

@@ -5,6 +5,7 @@ import os
 
 from board_sim import BoardSim, board_at, throws
 from engine.sticks import XorShift
+from firmware.store import Store
 
 
 def test_the_game_is_saved_after_every_move_and_a_new_app_resumes_it(tmp_path):
@@ -12,22 +13,26 @@ def test_the_game_is_saved_after_every_move_and_a_new_app_resumes_it(tmp_path):
     board.setup().press()                                 # opening: a 1 at once
     saved = json.load(open(os.path.join(str(tmp_path), "game.json")))
     assert saved["version"] == 1 and saved["throw"] == 1 and saved["opening"] == [1]
+    assert saved["ruleset"] == "kendall" and saved["history"] == []
+    assert not os.path.exists(os.path.join(str(tmp_path), "game.log"))
     board.move(10, 11)
-    saved = json.load(open(os.path.join(str(tmp_path), "game.json")))
-    assert saved["position"] == board.app.position
-    assert saved["history"] == [["W", 1, "10-11"]] and saved["throw"] is None
-    assert saved["ruleset"] == "kendall"
+    board.press()
+    # the move and the next throw are appended to the log; game.json stays
+    assert json.load(open(os.path.join(str(tmp_path), "game.json"))) == saved
+    with open(os.path.join(str(tmp_path), "game.log")) as f:
+        assert f.read() == "W 1 10-11\nW 2\n"
     assert not os.path.exists(os.path.join(str(tmp_path), "game.tmp"))
+    board.move(11, 13)
 
     # power cut; a new App on the same folder asks for the pieces to match
     again = BoardSim(store_dir=str(tmp_path), rng=throws(3))
     again.wait()
     assert again.app.state == "setup"
-    assert again.squares_with("put") == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]
+    assert again.squares_with("put") == [1, 2, 3, 4, 5, 6, 7, 8, 9, 13]
     again.setup()
     ready = again.last("ready")
     assert ready["resumed"] is True and ready["position"] == board.app.position
-    assert again.app.state == "throw" and again.app.turn == "W"   # K5: the 1 throws again
+    assert again.app.state == "throw" and again.app.turn == "B"   # a 2 passes the turn
     again.press()
     assert again.last("throw")["value"] == 3
 
@@ -63,8 +68,8 @@ def test_an_unreadable_save_is_kept_as_game_bad_before_the_new_game_is_saved(tmp
     assert board.events_of("notice")[0]["message"] == "saved game unreadable, new game started"
     with open(os.path.join(str(tmp_path), "game.bad")) as f:
         assert f.read() == damaged
-    assert json.load(open(os.path.join(str(tmp_path), "game.json")))["history"] == [
-        ["W", 1, "10-11"]]
+    game, reason = Store(str(tmp_path)).load()
+    assert reason is None and list(game.turns()) == [("W", 1, "10-11")]
 
 
 def test_an_endless_value_in_a_save_is_damage_not_a_full_heap(tmp_path):
@@ -135,9 +140,12 @@ def test_a_save_from_another_version_or_with_an_illegal_history_is_not_resumed(t
 def test_a_complete_temporary_file_is_used_when_the_rename_did_not_happen(tmp_path):
     board = BoardSim(store_dir=str(tmp_path), rng=throws(1))
     board.setup().press().move(10, 11)
+    Store(str(tmp_path)).save(board.app.game)      # the whole game in game.json
+    assert not os.path.exists(os.path.join(str(tmp_path), "game.log"))
     os.rename(os.path.join(str(tmp_path), "game.json"), os.path.join(str(tmp_path), "game.tmp"))
     again = BoardSim(store_dir=str(tmp_path), rng=throws())
     assert again.app.position == board.app.position
+    assert sorted(os.listdir(str(tmp_path))) == ["game.json"]     # the rename finished
 
 
 def test_a_power_cut_between_any_two_steps_resumes_the_saved_game_or_the_one_before(tmp_path):
