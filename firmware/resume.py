@@ -11,6 +11,7 @@ so the file must be JSON exactly as before. ``replay_log`` then plays the
 lines of ``game.log`` (firmware/store.py) on top, one line at a time.
 """
 
+import gc
 import json
 
 from engine.game import Game
@@ -59,6 +60,11 @@ def _finish(game, data):
     return game
 
 
+def _spec(rs):
+    from firmware.store import ruleset_spec
+    return ruleset_spec(rs)
+
+
 def _checked(step, a, b=None):
     """``step(a, b)``, any failure but a ValueError saying the save is damaged."""
     try:
@@ -67,6 +73,23 @@ def _checked(step, a, b=None):
         raise
     except Exception as e:   # KeyError, TypeError, IndexError...
         raise ValueError("saved game is damaged (%s)" % (e,))
+
+
+def game_to_dict(game):
+    """The saved form as a dict (for tests and tools; firmware/store.py
+    streams it instead)."""
+    history = []
+    for side, throw, text in game.turns():
+        history.append([side, throw, text])
+    return {
+        "version": VERSION,
+        "ruleset": _spec(game.ruleset),
+        "start": game.start.text(),
+        "opening": list(game.opening),
+        "history": history,
+        "position": game.position.text(),
+        "throw": game.throw,
+    }
 
 
 def game_from_dict(data):
@@ -253,3 +276,68 @@ def replay_log(f, game):
         except Exception:   # ValueError from int() or the rules, PositionError
             return -1
         size += len(line)
+
+
+def load_store(store):
+    """``Store.load`` (firmware/store.py): game.tmp if it reads back whole,
+    else game.json and game.log; see there."""
+    if store.exists(store.temp):
+        try:
+            game = _retried(store, store.temp, False)
+        except MemoryError:
+            raise
+        except Exception:        # cut short while it was written: not a save
+            game = None
+        if game is not None:
+            store.remove(store.log)          # finish the rewrite the cut stopped
+            store.finish()
+            return game, None
+        store.remove(store.temp)
+    if not store.exists(store.path):
+        return None, None
+    try:
+        return _retried(store, store.path, True), None
+    except MemoryError:
+        raise
+    except Exception as e:   # ValueError from json or the replay, OSError
+        _set_aside(store)
+        return None, "game.json: %s" % (e,)
+
+
+def _retried(store, path, with_log):
+    try:
+        return _read(store, path, with_log)
+    except MemoryError:
+        gc.collect()
+        return _read(store, path, with_log)
+
+
+def _read(store, path, with_log):
+    f = store.open(path)
+    try:
+        game = load_game(f)              # replayed while it is read
+    finally:
+        f.close()
+    size = 0
+    if with_log and store.exists(store.log):
+        gc.collect()                     # the reading's garbage gone first
+        f = store.open(store.log)
+        try:
+            size = replay_log(f, game)   # -1: a line cut short or damaged
+        finally:
+            f.close()
+    store.mark(game, size)
+    return game
+
+
+def _set_aside(store):
+    """Keep the unreadable game.json as game.bad (replacing an older one);
+    its log means nothing without it."""
+    from firmware.store import join
+    bad = join(store.folder, "game.bad")
+    store.remove(bad)
+    try:
+        store.fs.rename(store.path, bad)
+    except OSError:
+        pass
+    store.remove(store.log)

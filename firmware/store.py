@@ -51,7 +51,6 @@ Log format, one record a line::
     W 4            W threw a 4, still to be played
 """
 
-import gc
 import json
 import os
 
@@ -112,22 +111,6 @@ def write_game(f, game):
     f.write('], "position": %s, "throw": %s}' % (dumps(game.position.text()), dumps(game.throw)))
 
 
-def game_to_dict(game):
-    """The saved form as a dict (for tests and tools; saving streams instead)."""
-    history = []
-    for side, throw, text in game.turns():
-        history.append([side, throw, text])
-    return {
-        "version": VERSION,
-        "ruleset": ruleset_spec(game.ruleset),
-        "start": game.start.text(),
-        "opening": list(game.opening),
-        "history": history,
-        "position": game.position.text(),
-        "throw": game.throw,
-    }
-
-
 class Store:
     """The saved game in ``folder``; ``fs`` is the file system (default: the
     board's own, through ``open`` and ``os``)."""
@@ -137,8 +120,8 @@ class Store:
         self.path = join(folder, "game.json")
         self.temp = join(folder, "game.tmp")
         self.log = join(folder, "game.log")
-        self._fs = os if fs is None else fs
-        self._open = open if fs is None else fs.open
+        self.fs = os if fs is None else fs
+        self.open = open if fs is None else fs.open
         # What game.json and game.log hold together (_size -1: nothing known,
         # the next save writes the whole file).
         self._size = -1                  # bytes in game.log
@@ -147,16 +130,18 @@ class Store:
         self._throw = None               # pending throw saved
         self._rs = None                  # the ruleset saved
 
-    def _exists(self, path):
+    def exists(self, path):
+        """Is there a file at ``path`` (on this store's file system)?"""
         try:
-            self._fs.stat(path)
+            self.fs.stat(path)
             return True
         except OSError:
             return False
 
-    def _remove(self, path):
+    def remove(self, path):
+        """Remove ``path`` if it is there."""
         try:
-            self._fs.remove(path)
+            self.fs.remove(path)
         except OSError:
             pass
 
@@ -174,7 +159,7 @@ class Store:
 
     def _append(self, game, k):
         """The plies after the first ``k``, and the pending throw, as log lines."""
-        f = self._open(self.log, "a")
+        f = self.open(self.log, "a")
         size = self._size
         try:
             if game.ply_count > k:
@@ -191,11 +176,11 @@ class Store:
                 size += len(line)
         finally:
             f.close()                    # littlefs: the append is committed here
-        self._saved(game, size)
+        self.mark(game, size)
 
     def _rewrite(self, game):
         """The whole game to game.tmp, then game.log gone, then the rename."""
-        f = self._open(self.temp, "w")
+        f = self.open(self.temp, "w")
         try:
             write_game(f, game)
             f.flush()
@@ -205,24 +190,26 @@ class Store:
                 pass
         finally:
             f.close()
-        self._remove(self.log)                # game.tmp is whole: it is the game now
-        self._replace()
-        sync = getattr(self._fs, "sync", None)
+        self.remove(self.log)                # game.tmp is whole: it is the game now
+        self.finish()
+        sync = getattr(self.fs, "sync", None)
         if sync is not None:
             try:
                 sync()
             except OSError:
                 pass
-        self._saved(game, 0)
+        self.mark(game, 0)
 
-    def _replace(self):
+    def finish(self):
+        """game.tmp over game.json: the last step of a rewrite."""
         try:
-            self._fs.rename(self.temp, self.path)
+            self.fs.rename(self.temp, self.path)
         except OSError:
-            self._remove(self.path)           # FAT cannot rename over a file
-            self._fs.rename(self.temp, self.path)
+            self.remove(self.path)           # FAT cannot rename over a file
+            self.fs.rename(self.temp, self.path)
 
-    def _saved(self, game, size):
+    def mark(self, game, size):
+        """Note what the files now hold: ``game``, with ``size`` bytes of log."""
         self._size = size
         self._plies = game.ply_count
         self._opening = len(game.opening)
@@ -239,71 +226,17 @@ class Store:
         reason given. A heap too full to replay the game is no reason to give
         it up: the load is tried once more after a collection, and then the
         MemoryError goes to the caller (on the board, a restart with an empty
-        heap), the files untouched.
+        heap), the files untouched. The reading is firmware/resume.py's,
+        loaded for it and let go (the board reads its game once).
         """
-        if self._exists(self.temp):
-            try:
-                game = self._retried(self.temp, False)
-            except MemoryError:
-                raise
-            except Exception:        # cut short while it was written: not a save
-                game = None
-            if game is not None:
-                self._remove(self.log)        # finish the rewrite the cut stopped
-                self._replace()
-                self._saved(game, 0)
-                return game, None
-            self._remove(self.temp)
-        if not self._exists(self.path):
-            return None, None
+        from firmware.resume import load_store
         try:
-            return self._retried(self.path, True), None
-        except MemoryError:
-            raise
-        except Exception as e:   # ValueError from json or the replay, OSError
-            self._set_aside()
-            return None, "game.json: %s" % (e,)
-
-    def _retried(self, path, with_log):
-        try:
-            return self._read(path, with_log)
-        except MemoryError:
-            gc.collect()
-            return self._read(path, with_log)
-
-    def _read(self, path, with_log):
-        from firmware.resume import load_game, replay_log
-        try:
-            f = self._open(path)
-            try:
-                game = load_game(f)          # replayed while it is read
-            finally:
-                f.close()
-            size = 0
-            if with_log and self._exists(self.log):
-                f = self._open(self.log)
-                try:
-                    size = replay_log(f, game)   # -1: a line cut short or damaged
-                finally:
-                    f.close()
-            self._saved(game, size)
-            return game
+            return load_store(self)
         finally:
-            load_game = replay_log = None
-            unload("firmware.resume")        # read once, at start-up
-
-    def _set_aside(self):
-        """Keep the unreadable game.json as game.bad (replacing an older one);
-        its log means nothing without it."""
-        bad = join(self.folder, "game.bad")
-        self._remove(bad)
-        try:
-            self._fs.rename(self.path, bad)
-        except OSError:
-            pass
-        self._remove(self.log)
+            load_store = None
+            unload("firmware.resume")
 
     def clear(self):
-        self._remove(self.path)
-        self._remove(self.temp)
-        self._remove(self.log)
+        self.remove(self.path)
+        self.remove(self.temp)
+        self.remove(self.log)
