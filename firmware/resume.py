@@ -13,12 +13,14 @@ lines of ``game.log`` (firmware/store.py) on top, one line at a time.
 
 import gc
 import json
+import sys
 
 from engine.game import Game
 from engine.position import Position
 from engine.rules import parse_ruleset
 
 VERSION = 1
+_MICROPYTHON = sys.implementation.name == "micropython"   # CPython frees as it goes
 _SPACE = " \t\r\n"
 _LONGEST = 96                # no value of a saved game is longer (a position: 34)
 _SCALAR = "+-.0123456789eEtrufalsn"
@@ -320,7 +322,8 @@ def _read(store, path, with_log):
         f.close()
     size = 0
     if with_log and store.exists(store.log):
-        gc.collect()                     # the reading's garbage gone first
+        if _MICROPYTHON:
+            gc.collect()                 # the reading's garbage gone first
         f = store.open(store.log)
         try:
             size = replay_log(f, game)   # -1: a line cut short or damaged
