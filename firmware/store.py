@@ -12,8 +12,8 @@ Two files hold the game:
   programs a page or two of flash and erases nothing.
 
 The whole file is written again only for a new game, a takeback, or when the
-log passes ``_LOG_MAX`` bytes; every other save is an append, the same few
-bytes at ply 10 and at ply 200.
+log passes ``_LOG_MAX`` bytes (about 17 moves); every other save is an
+append, the same few bytes at ply 10 and at ply 200.
 
 A rewrite goes: ``game.tmp`` written and closed, ``game.log`` removed,
 ``game.tmp`` renamed over ``game.json``. So a ``game.tmp`` that reads back
@@ -62,9 +62,12 @@ except ImportError:
 from firmware import unload
 
 VERSION = 1
-_LOG_MAX = const(448)   # bytes; past this the next save rewrites game.json. Below
-#                         littlefs's inline limit (512 bytes with the rp2 port's
-#                         1 KB cache) after one more save's records.
+_LOG_MAX = const(240)   # bytes; past this the next save rewrites game.json. The
+#   log stays inline in littlefs (under 512 bytes with the rp2 port's 1 KB
+#   cache), where each append commits the whole log again: a short log costs
+#   less an append, a long one fewer rewrites. tests/bench/flash_bench.py
+#   measured 744-865 bytes programmed a move over whole games for 200-448,
+#   922 for 100 and 1455 for 900 (outside the inline limit: an erase an append).
 
 
 def join(folder, name):

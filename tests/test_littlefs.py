@@ -135,7 +135,7 @@ def test_a_cut_at_every_operation_of_every_save_resumes_the_last_save_or_the_one
         elif whole:
             kind = "new" if game.ply_count == 0 else "takeback"
         else:
-            kind = "rewrite" if store._size > 448 else "append"
+            kind = "rewrite" if store._size > 240 else "append"
         checked[kind] += _cut_every_operation(flash.image(), game, whole, before, torn)
         store.save(game, whole)
         before = identity(game)
