@@ -2,7 +2,7 @@
 
     app = App(config=None, store_dir=None, rng=None)
     events = app.step(now_ms, occupancy, button)
-    app.roles, app.frame
+    app.roles, app.frame, app.frame_changed
 
 The hardware loop on the Pico, the browser simulator and the tests all drive
 this same object; only where the occupancy and the button level come from
@@ -140,6 +140,7 @@ class App:
         self._led_roles = [""] * leds["count"]
         self.roles = [""] * _SQUARES
         self.frame = None
+        self.frame_changed = True        # the last step drew a frame unlike the one before
 
         if messages:
             self._emit({"event": "config", "messages": messages})
@@ -220,6 +221,7 @@ class App:
         empty result is one shared list, not to be changed.
         """
         self._now = now_ms
+        self.frame_changed = False
         if self._save_due:
             self._save_now()             # what the last step showed, saved now
         if self._changed_at is None:
@@ -620,6 +622,7 @@ class App:
         if self._dirty:
             self._compose()
         self.frame = self._lights.render(now_ms, self._led_roles)
+        self.frame_changed = self._lights.changed
         self._frame_at = now_ms
 
     def _compose(self):

@@ -197,3 +197,59 @@ def test_the_streamed_save_is_the_same_json_as_the_saved_form(tmp_path):
     loaded, reason = store.load()
     assert reason is None and loaded.position == game.position
     assert list(loaded.turns()) == list(game.turns())
+
+
+def _saves_watched(board, monkeypatch):
+    """Record, for each Store.save, the step it was made in."""
+    saves = []
+    steps = [0]
+    real_step = board.app.step
+    real_save = Store.save
+
+    def step(now_ms, occupancy, button):
+        steps[0] += 1
+        return real_step(now_ms, occupancy, button)
+
+    def save(store, game, whole=False):
+        saves.append(steps[0])
+        return real_save(store, game, whole)
+    monkeypatch.setattr(board.app, "step", step)
+    monkeypatch.setattr(Store, "save", save)
+    return saves, steps
+
+
+def test_a_throw_and_a_move_are_shown_in_the_step_that_commits_them_and_saved_in_the_next(
+        tmp_path, monkeypatch):
+    """Show first, save after: the event and the new frame come out of the
+    committing step before anything is written; the save is the first thing
+    the next step does. A cut in between resumes the game before the throw or
+    move (the setup check asks for the pieces as saved); a cut after it, the
+    game with it."""
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1, 3))
+    board.setup().press().move(10, 11)            # W moved with the 1; W throws again
+    saves, steps = _saves_watched(board, monkeypatch)
+    for action in ("throw", "move"):
+        before = board.app.game.record(), board.app.throw
+        frame = list(board.app.frame)
+        if action == "throw":
+            board.button = True
+            board.wait(120)
+            board.button = False
+        else:
+            board.lift(11).place(14)
+        while True:                               # step to the committing step
+            out = board.step()
+            if any(e["event"] == action for e in out):
+                break
+        committed = steps[0]
+        assert board.app.frame_changed and board.app.frame != frame   # the lights answered
+        assert saves == [] or saves[-1] < committed                   # nothing written yet
+        after = board.app.game.record(), board.app.throw
+        cut = BoardSim(store_dir=str(tmp_path), rng=throws()).app     # a cut now
+        assert (cut.game.record(), cut.throw) == before != after
+        board.step()
+        assert saves[-1] == committed + 1                             # saved at once
+        cut = BoardSim(store_dir=str(tmp_path), rng=throws()).app     # a cut now
+        assert (cut.game.record(), cut.throw) == after
+        board.wait()
+    assert board.last("move")["move"] == "11-14" and board.last("throw")["value"] == 3
