@@ -253,3 +253,27 @@ def test_a_throw_and_a_move_are_shown_in_the_step_that_commits_them_and_saved_in
         assert (cut.game.record(), cut.throw) == after
         board.wait()
     assert board.last("move")["move"] == "11-14" and board.last("throw")["value"] == 3
+
+
+def test_a_game_saved_by_the_firmware_before_the_log_resumes_and_goes_on(tmp_path):
+    """tests/fixtures/game_v1.json was written by the store as it was before
+    the log (one game.json rewritten at every save): a board updated in the
+    middle of a game resumes it, and its next move goes to the log."""
+    import shutil
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "game_v1.json")
+    shutil.copy(fixture, str(tmp_path / "game.json"))
+    with open(fixture) as f:
+        saved = json.load(f)
+    board = BoardSim(config={"ruleset": "hungarian"}, store_dir=str(tmp_path), rng=throws(3))
+    assert board.app.position == saved["position"] and board.app.throw == 2
+    assert [list(t) for t in board.app.game.turns()] == saved["history"]
+    board.setup()
+    assert board.last("ready")["resumed"] is True and board.app.state == "move"
+    move = board.app.moves[0]
+    board.play(move)
+    assert board.last("move")["move"] == move.text
+    with open(fixture) as f:
+        assert (tmp_path / "game.json").read_text() == f.read()
+    assert (tmp_path / "game.log").read_text() == "W 2 %s\n" % move.text
+    again = BoardSim(config={"ruleset": "hungarian"}, store_dir=str(tmp_path), rng=throws())
+    assert again.app.position == board.app.position and again.app.game.ply_count == 58
