@@ -2,27 +2,12 @@
 LOOP_MS, the loop sleeping only what its own work left of that, and the
 strip written only when the App drew a frame unlike the one before."""
 
-import json
-import os
-import sys
-
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "fakes"))
-
-import machine  # noqa: E402  (tests/fakes/machine.py)
-import neopixel  # noqa: E402
-
-from engine import Position  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules import ruleset  # noqa: E402
-from firmware import board as board_loop  # noqa: E402
+from test_health import pico  # noqa: F401  (the fixture: a board mid-game on the fake machine)
+from firmware import board as board_loop  # noqa: E402  (after test_health: the fakes first)
 from firmware import hal  # noqa: E402
 from firmware.app import App  # noqa: E402
-from firmware.store import Store  # noqa: E402
-
-MID_GAME = "B.W........W.B................ W"
 
 
 class Clock:
@@ -41,22 +26,6 @@ class Clock:
     def sleep_ms(self, ms):
         self.sleeps.append(ms)
         self.now += ms
-
-
-@pytest.fixture
-def pico(tmp_path, monkeypatch):
-    machine.board.reset()
-    neopixel.reset()
-    game = Game(ruleset("kendall"), position=Position.parse(MID_GAME))
-    game.opening = [1]
-    Store(str(tmp_path)).save(game)
-    (tmp_path / "config.json").write_text(json.dumps({"ruleset": "kendall"}))
-    machine.board.wire_matrix([2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12])
-    for s in range(1, 31):
-        if MID_GAME[s - 1] != ".":
-            machine.board.place(s)
-    monkeypatch.setattr(board_loop.SerialLines, "lines", lambda self: [])
-    return tmp_path
 
 
 def run_for(pico, monkeypatch, steps, work):

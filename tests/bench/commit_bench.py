@@ -29,21 +29,12 @@ import sys
 SRC = sys.argv[1]
 STORE = sys.argv[2]
 HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+sys.path.insert(0, HERE)
 sys.path.insert(0, HERE + "/../fakes")
 sys.path.insert(0, HERE + "/..")
 sys.path.insert(0, SRC)
 
-try:
-    from time import ticks_us, ticks_diff
-except ImportError:
-    from time import perf_counter
-
-    def ticks_us():
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        return a - b
-
+from calibration import ticks_diff, ticks_us  # noqa: E402
 from board_sim import BoardSim  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
 
