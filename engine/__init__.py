@@ -11,5 +11,5 @@
 """
 
 from engine.position import (
-    Position, Move, PositionError, OFF, BLACK, WHITE, EMPTY, other, parse_move_text)
+    Position, Move, PositionError, IllegalMoveError, OFF, BLACK, WHITE, EMPTY, other, parse_move_text)
 from engine.rules import Ruleset, ruleset, parse_ruleset, RULESETS

@@ -70,7 +70,13 @@ class Game:
             raise PositionError("throw the sticks before moving")
         if isinstance(move, str):
             found = self.ruleset.find_move(self.position, self.throw, move)
-        elif (move.before is self.position or move.before == self.position) and move.throw == self.throw:
+        elif move.throw != self.throw:
+            # C4: a move is worked out for its throw; the same squares under
+            # another throw would be another move, so it is refused, not looked up
+            from engine.explain import illegal
+            raise illegal(self.ruleset, self.position, self.throw, move.text, "throw",
+                          made=move.throw)
+        elif move.before is self.position or move.before == self.position:
             found = move          # generated for this very position and throw
         else:
             found = self.ruleset.find_move(self.position, self.throw, move.text)

@@ -35,6 +35,19 @@ class PositionError(ValueError):
     """Malformed position or move text, or a position the rules cannot reach."""
 
 
+class IllegalMoveError(PositionError):
+    """A well-formed move the rules do not allow (python-chess's name).
+
+    ``rule`` is the id of the rule that refuses it (``"K8"``, ``"H12"``) when
+    a single rule does, else None; the message says the same in words.  A
+    PositionError, so callers that catch that keep working.  (No __init__ of
+    its own: a class with none costs the Pico's heap less; the rule is set on
+    the raised instance.)
+    """
+
+    rule = None
+
+
 def other(side):
     """The opponent of ``side`` ("B" or "W")."""
     return WHITE if side == BLACK else BLACK

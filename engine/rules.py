@@ -6,8 +6,8 @@ document, which quotes the two source texts.
 """
 
 from engine.position import (
-    Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, other)
-from engine.movegen import legal_moves as _legal_moves
+    Position, PositionError, BLACK, WHITE, EMPTY, SQUARES, other, parse_move_text)
+from engine.movegen import legal_moves as _legal_moves, plan as _plan
 
 
 # The options a player may set, with the values each may take.
@@ -44,6 +44,10 @@ class Ruleset:
     no_move         "pass": the turn is lost (K15, H14); "end": the game ends (H14 literal)
     scoring         points per enemy piece left, by square range (H15), or None
     setup_first     the colour standing on square 1 at the start (K2, H2)
+    cites           "reason id reason id ...": which of the ruleset's rules
+                    refuses a move for each reason ``engine.explain`` knows
+                    (words for messages only; the move generator never reads
+                    it; one string costs the Pico less than a dict)
     """
 
     def __init__(self, name, **options):
@@ -68,13 +72,14 @@ class Ruleset:
         self.no_move = "pass"
         self.scoring = None
         self.setup_first = WHITE
+        self.cites = ""
         self.options = {}
         self._plan = None
         for key in options:
             self.set_option(key, options[key])
 
     def set_option(self, key, value):
-        if not hasattr(self, key) or key in ("name", "options", "_plan"):
+        if not hasattr(self, key) or key in ("name", "options", "_plan", "cites"):
             raise PositionError("unknown option %r for ruleset %s" % (key, self.name))
         allowed = _ALLOWED.get(key)
         if allowed is not None and value not in allowed:
@@ -86,25 +91,10 @@ class Ruleset:
 
     def plan(self):
         """The options as one tuple, read once per move generation (fast on the
-        Pico).  Built on first use: set options before generating moves."""
+        Pico); its layout belongs to ``engine.movegen``.  Built on first use:
+        set options before generating moves."""
         if self._plan is None:
-            self._plan = (
-                self.counting == "every_square",       # 0  H6
-                self.jump == "lone_then_empty",        # 1  K8
-                self.big_block,                        # 2  H8, K9
-                self.triple_break,                     # 3  K9
-                tuple(self.safe),                      # 4  K10, H9
-                self.own_groups_block,                 # 5  H8 option
-                self.exits,                            # 6  K13
-                self.happiness,                        # 7  K11
-                self.water_to,                         # 8  K12, H10
-                self.water_fallback == "before",       # 9  K12
-                self.home_row_blocks_exit,             # 10 H12
-                self.leave_at,                         # 11 H11
-                tuple(self.again_values),              # 12 K5, H5
-                self.water,                            # 13 K12, H10
-                self.rebirth or -1,                    # 14 K10
-            )
+            self._plan = _plan(self)
         return self._plan
 
     # -- the sticks and the throw (C3) --------------------------------------
@@ -180,12 +170,14 @@ class Ruleset:
         return _legal_moves(self, position, throw)
 
     def find_move(self, position, throw, text):
-        """The legal move written ``text``, or raise PositionError."""
+        """The legal move written ``text``; raise IllegalMoveError naming the
+        rule that refuses it (PositionError if ``text`` is not a move at all)."""
+        parse_move_text(text)
         for move in self.legal_moves(position, throw):
             if move.text == text.strip():
                 return move
-        raise PositionError("%s is not a legal move for %s with a throw of %d in %s" % (
-            text, position.turn, throw, position.text()))
+        from engine.explain import refuse      # loaded only when a move is refused
+        raise refuse(self, position, throw, text.strip())
 
     def pass_position(self, position, throw):
         """The position after a lost turn (K15, H14): who throws next."""
@@ -214,6 +206,8 @@ def kendall(**options):
     rs.zero_value = 5                  # K3
     rs.again_values = (1, 4, 5)        # K5
     rs.setup_first = BLACK             # K2
+    rs.cites = ("count K6 own K7 group K8 jump K8 safe K10 exit K13 beyond K13 "
+                "below K15 backward K15 throw C4")
     return _set_options(rs, options, ("pieces",))
 
 
@@ -222,6 +216,8 @@ def hungarian(**options):
     rs = Ruleset("hungarian")
     rs.safe = (26, 28, 29)             # H9
     rs.scoring = ((1, 20, 3), (21, 30, 1))   # H15
+    rs.cites = ("count H6 own H7 group H7 jump H8 safe H9 home H12 below H13 "
+                "backward H13 throw C4")
     return _set_options(rs, options, ("no_move", "own_groups_block"))
 
 

@@ -1,13 +1,12 @@
-"""Senet board firmware for the Raspberry Pi Pico; only hal.py touches the hardware."""
+"""Senet board firmware for the Raspberry Pi Pico; only hal.py (MicroPython) and
+hal_cp.py (CircuitPython) touch the hardware."""
 
 import sys
 
 try:
     from time import ticks_diff     # the Pico's ms counter wraps: always subtract with this
-except ImportError:
-    def ticks_diff(a, b):
-        """CPython (tests, the simulator): time never wraps there."""
-        return a - b
+except ImportError:                 # CircuitPython (its clock wraps at 2**29) and CPython
+    from firmware.compat import ticks_diff
 
 
 def unload(name):

@@ -73,6 +73,13 @@ for _role in STYLES:
         _ANIMATED[_role] = True
 
 
+def _checked(config):
+    """config.json's settings checked (firmware/config.py, let go by the App
+    once it has them)."""
+    from firmware.config import validate
+    return validate(config)
+
+
 def default_rng():
     """``random.getrandbits``, seeded from os.urandom where the port has it."""
     import random
@@ -96,10 +103,9 @@ class App:
     """The Senet board: turns scans and button presses into a game."""
 
     def __init__(self, config=None, store_dir=None, rng=None):
-        from firmware import config as _config
-        cfg, messages = _config.validate(config)
-        _config = None
+        cfg, messages = _checked(config)
         unload("firmware.config")        # the checks are needed only here
+        unload("firmware.config_base")
         _collect()                       # their room back before the App is built
         self.config = cfg
         # Every attribute is made here, first, while the heap is in one
@@ -161,7 +167,6 @@ class App:
         self._next_rs = make_ruleset(cfg["ruleset"], **cfg["options"])
         self._resumed = game is not None
         self.game = game if game is not None else Game(self._next_rs)
-        game = None
         _collect()
 
         self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
@@ -212,6 +217,128 @@ class App:
         """The legal moves of the pending throw (engine Move objects)."""
         return self._recogniser.moves if self._state == "move" else []
 
+    # -- what the modes use (firmware/computer.py, museum.py, commands.py) ----
+    # The modes see the App only through these members, so its internals can
+    # change without breaking them (tests/test_firmware_imports.py checks it).
+
+    @property
+    def phase(self):
+        """The state of the game flow, a mismatch or not ("move" while the
+        board shows a wrong square in the middle of a move)."""
+        return self._state
+
+    @property
+    def occupancy(self):
+        """The board as debounced: a 30-bit int, bit 0 = square 1."""
+        return self._occ
+
+    @property
+    def at_rest(self):
+        """The board has been still for the settle time, shows the game's
+        position (before any move of the pending throw) and nothing wrong."""
+        return (self._settled and self._mismatch is None
+                and self._occ == self.game.position.occupancy())
+
+    @property
+    def player(self):
+        """In the opening (K4, H4): whose throw it is, 1 or 2."""
+        return self._player
+
+    @property
+    def button_held(self):
+        """The throw button is down (debounced)."""
+        return self._button.held
+
+    @property
+    def next_ruleset(self):
+        """The ruleset a new game is played by."""
+        return self._next_rs
+
+    @property
+    def computer(self):
+        """The computer's side of the game (firmware.computer.Computer), or None."""
+        return self._computer
+
+    @computer.setter
+    def computer(self, computer):
+        self._computer = computer
+        self._dirty = True
+
+    @property
+    def museum(self):
+        """The exhibit's keeper (firmware.museum.Museum), or None."""
+        return self._museum
+
+    @property
+    def lights_changed(self):
+        """The roles changed since the LEDs were last composed from them."""
+        return self._dirty
+
+    def redraw(self):
+        """Compose the LEDs from the roles again before the next frame."""
+        self._dirty = True
+
+    def compose(self):
+        """The LED roles composed from the game now, for a mode to draw over
+        (the museum's attract light, its how-to scenes, its offer) before
+        the frame is drawn; every frame is drawn while it does."""
+        self._compose()
+        self._animated = True
+        return self._led_roles
+
+    def emit(self, event):
+        """Report ``event`` (a dict with an "event" key) with this step's."""
+        self._emit(event)
+
+    def press(self):
+        """A short press of the throw button (the "throw" command)."""
+        self._short_press()
+
+    def take_back(self):
+        """A long press in the middle of a game (the "undo" command)."""
+        self._takeback()
+
+    def play_throw(self, by=None):
+        """Throw the sticks for the side (or, in the opening, the player)
+        whose throw it is; ``by`` names who threw in the throw event."""
+        if self._state == "opening":
+            self._opening_throw()
+        else:
+            self._throw()
+        if by is not None:
+            events = self._events
+            for i in range(len(events) - 1, -1, -1):
+                if events[i]["event"] == "throw":
+                    events[i]["by"] = by
+                    break
+
+    def expect(self, moves):
+        """The moves the board takes for the pending throw: ``moves`` (engine
+        Moves; [] for none yet) or, for None, every legal one. The hints on
+        the squares are worked out again."""
+        r = self._recogniser
+        r.begin(r.base, self.game.legal_moves() if moves is None else moves)
+        r.classify(self._occ, self.roles)
+        self._dirty = True
+
+    def new_game(self, rs=None):
+        """Close this game and begin one by ``rs`` (which is then the next
+        ruleset too) or by the next ruleset; the setup check comes first."""
+        if rs is not None:
+            self._next_rs = rs
+        self._new_game(self._next_rs)
+
+    def pause(self, state):
+        """Hold the game flow in a state of the mode's own (the museum's
+        "howto"): no throw, no move, until ``start_opening``."""
+        self._state = state
+        self._dirty = True
+
+    def start_opening(self):
+        """Begin the opening throws (K4, H4) and judge the board at once."""
+        self._enter_opening()
+        self._check_now()
+
     # -- the step ------------------------------------------------------------
 
     def step(self, now_ms, occupancy, button):
@@ -256,14 +383,15 @@ class App:
 
     def command(self, cmd):
         """Carry out a serial command (a dict from protocol.parse_command).
-        Commands are rare: their code (firmware/commands.py) is loaded for
-        each and let go afterwards."""
+        Commands are rare: their code (firmware/commands.py) is loaded with
+        the first one."""
         from firmware.commands import command
-        try:
-            return command(self, cmd)
-        finally:
-            command = None
-            unload("firmware.commands")
+        command(self, cmd)
+        if self._dirty:
+            self._render(self._now)
+        events = self._events or []
+        self._events = None
+        return events
 
     # -- inputs ---------------------------------------------------------------
 
@@ -310,6 +438,8 @@ class App:
 
     def _short_press(self):
         state = self._state
+        if self._museum is not None and self._museum.pressed():
+            return                        # a side handed back by the museum
         if self._computer is not None and self._computer.throws_now():
             self._emit({"event": "notice", "message": "throw ignored: the computer throws for itself"})
             return
@@ -573,15 +703,12 @@ class App:
     # -- extension point -------------------------------------------------------
 
     def _mode_tick(self, now_ms):
-        """Hook for the other modes of config["mode"], called every step.
-
-        "two_players" needs nothing here. A "computer" mode would throw for
-        its side when ``self._state == "throw"`` and, in "move", light its chosen
-        move with the roles "computer_from"/"computer_to" (the recogniser
-        then accepts that move as any other). A "museum" mode would count
-        idle time from ``self._changed_at`` and the last press, show an
-        "attract" animation, and call ``self._new_game`` after a timeout.
-        """
+        """The modes of config["mode"] other than "two_players", called every
+        step after the board and the button have been taken: the computer
+        opponent (firmware/computer.py: throws for its side, lights its
+        chosen move) and the museum (firmware/museum.py: attract light,
+        resets, how-to, the lone visitor's opponent). Each is made only in
+        its mode and uses the App's public members only."""
         if self._computer is not None:
             self._computer.tick(now_ms)      # firmware/computer.py
         if self._museum is not None:

@@ -42,6 +42,8 @@ except ImportError:          # a port without select: no serial commands
     select = None
 
 from firmware import unload
+if sys.implementation.name == "circuitpython":   # its console is polled another way
+    from firmware.compat import select           # (firmware/compat.py)
 from firmware.version import VERSION
 
 try:
@@ -154,12 +156,20 @@ def maintenance():
     emit({"event": "maintenance", "version": VERSION})
 
 
-def run(config_path=CONFIG_FILE, store_dir="."):
-    """Power-on: maintenance mode if the throw button is held, else the game."""
-    from firmware import hal
-    from firmware import config as _config
-    config, messages = _config.load(config_path)
-    _config = None
+def _read_config(path):
+    """config.json, checked; firmware/config.py is let go by the App once
+    it has started, so nothing here keeps a hold of it."""
+    from firmware.config import load
+    return load(path)
+
+
+def run(config_path=CONFIG_FILE, store_dir=".", hal=None):
+    """Power-on: maintenance mode if the throw button is held, else the game.
+    ``hal`` is the hardware edge: firmware.hal (MicroPython) unless given
+    (CircuitPython's code.py passes firmware.hal_cp)."""
+    if hal is None:
+        from firmware import hal
+    config, messages = _read_config(config_path)
     button = hal.make_button(config)
     if _button_held(button, hal.sleep_ms):
         maintenance()
@@ -183,7 +193,7 @@ def run(config_path=CONFIG_FILE, store_dir="."):
     emit(hello)
     if messages:                     # the App gets the checked config: say it here
         emit({"event": "config", "messages": messages})
-    emit(health.event())
+    emit(health.report(hal.ticks_ms()))
     try:
         _loop(hal, hw, app, config, dog, hello, health)
     except KeyboardInterrupt:

@@ -20,7 +20,9 @@ opening (K4, H4) the computer throws at its own side light (black: player 1,
 white: player 2), and the side that starts moves with the first 1 thrown.
 
 The App calls ``tick(now_ms)`` every step (its ``_mode_tick`` hook) and asks
-``throws_now()`` before it takes a press of the throw button. The engine's
+``throws_now()`` before it takes a press of the throw button; the computer
+steers the App through its public members only (``play_throw``, ``expect``,
+``at_rest``, ...). The engine's
 search (``engine.ai``) is imported on the first decision, so a board in the
 two-player mode never loads it.
 """
@@ -52,7 +54,6 @@ class Computer:
         self.side = side
         self.level = level
         self.move = None            # the chosen move, shown and expected
-        self.decide_ms = None       # how long the last choice took, if timed
         self._rng = XorShift(seed)  # level 1's random choices, repeatable
         self._expected = None       # the move list handed to the recogniser
         self._since = None          # since when the board has been ready for its throw
@@ -69,15 +70,15 @@ class Computer:
     def throws_now(self):
         """Is the next throw the computer's own (a press is not taken then)?"""
         app = self.app
-        state = app._state
+        state = app.phase
         if state == "opening":
-            return app._player == self.player
-        return state == "throw" and app.game.position.turn == self.side
+            return app.player == self.player
+        return state == "throw" and app.turn == self.side
 
     def tick(self, now_ms):
         """Called by the App every step, after the board and the button."""
         app = self.app
-        state = app._state
+        state = app.phase
         if state == "opening" or state == "throw":
             self.move = None
             if not self.throws_now() or not self._at_rest():
@@ -89,9 +90,9 @@ class Computer:
             if ticks_diff(now_ms, self._since) < _PAUSE_MS:
                 return
             self._since = None
-            self._throw(state)
-            state = app._state
-        if state == "move" and app.game.position.turn == self.side:
+            app.play_throw(by="computer")
+            state = app.phase
+        if state == "move" and app.turn == self.side:
             self._move_tick(now_ms)
         else:
             self.move = None
@@ -103,45 +104,26 @@ class Computer:
 
     def _at_rest(self):
         """Settled, matching the game, nothing wrong reported."""
-        app = self.app
-        return (app._settled and app._mismatch is None
-                and app._occ == app.game.position.occupancy())
-
-    def _throw(self, state):
-        app = self.app
-        if state == "opening":
-            app._opening_throw()
-        else:
-            app._throw()
-        events = app._events
-        if events:
-            for i in range(len(events) - 1, -1, -1):
-                if events[i].get("event") == "throw":
-                    events[i]["by"] = "computer"
-                    break
+        return self.app.at_rest
 
     # -- choosing and showing the move -------------------------------------
 
     def _move_tick(self, now_ms):
         app = self.app
-        r = app._recogniser
-        if r.moves is not self._expected:
+        if app.moves is not self._expected:
             # The App began a throw of the computer's (its own throw, a
             # resumed game, a takeback): no move counts until it has chosen.
             self.move = None
             self._expected = []
             self._since = None
             self._thrown_at = now_ms
-            r.begin(r.base, self._expected)
-            r.classify(app._occ, app.roles)
-            app._dirty = True
+            app.expect(self._expected)
             return
         if self.move is None:
-            if (app._settled and app._mismatch is None and app._occ == r.base
-                    and ticks_diff(now_ms, self._thrown_at) >= _SHOW_MS):
+            if app.at_rest and ticks_diff(now_ms, self._thrown_at) >= _SHOW_MS:
                 self._decide()
             return
-        if app._dirty:
+        if app.lights_changed:
             self._show()
 
     def _decide(self):
@@ -162,12 +144,9 @@ class Computer:
             move = moves[0]
         self.move = move
         self._expected = [move]
-        r = app._recogniser
-        r.begin(r.base, self._expected)
-        r.classify(app._occ, app.roles)
-        app._emit({"event": "computer", "side": self.side, "move": move.text,
-                   "throw": game.throw, "level": self.level})
-        app._dirty = True
+        app.expect(self._expected)
+        app.emit({"event": "computer", "side": self.side, "move": move.text,
+                  "throw": game.throw, "level": self.level})
         self._show()
 
     def _show(self):
@@ -209,5 +188,5 @@ def set_mode(app, cmd):
     app.mode = mode
     app.config["mode"] = mode
     app.config["computer"] = {"side": side, "level": level}
-    app._computer = Computer(app, side, level) if mode == "computer" else None
+    app.computer = Computer(app, side, level) if mode == "computer" else None
     return None

@@ -1,12 +1,14 @@
 """The full check of config.json, key by key, with a message for every
-problem (firmware/config.py's ``validate`` loads this only for a config
-that needs more than a glance; the wiring's checks are in
-firmware/config_hw.py)."""
+problem. firmware/config.py's ``validate`` loads this only for a config that
+needs more than a glance, and lets it go afterwards. The wiring ("pins" and
+"leds") is checked by the rules of firmware/pinrules.py, which the laptop
+tools share, and falls back to the default wiring where they fail."""
 
-import json
-
-from firmware import unload
-from firmware.config import DEFAULTS, MODES, RULESETS, SCANNERS, SIDES, _copy, _same, validate
+from firmware.config_base import (DEFAULTS, LED_KEYS, MODES, RULESETS, SCANNERS, SIDES,
+                                  copy)
+from firmware.pinrules import (LED_ORDERS, LIST_LENGTHS, MAX_GPIO, MAX_LEDS, PIN_KEYS,
+                               SQUARES, STICKS, gpio_problem, led_problem, pin_clashes,
+                               whole)
 
 # key: (lowest, highest, what it counts) for the plain whole-number settings
 _NUMBERS = {
@@ -18,27 +20,23 @@ _NUMBERS = {
     "museum.attract_s": (10, 3600, " of seconds"),
     "museum.reset_s": (30, 86400, " of seconds"),
     "museum.reset_after_game_s": (10, 86400, " of seconds"),
+    "leds.count": (SQUARES + STICKS + 2, MAX_LEDS, " of LEDs"),
+    "leds.squares": (SQUARES, SQUARES, ""),
+    "leds.sticks": (0, MAX_LEDS - STICKS, " (an LED index)"),
+    "leds.side_black": (0, MAX_LEDS - 1, " (an LED index)"),
+    "leds.side_white": (0, MAX_LEDS - 1, " (an LED index)"),
+    "leds.supply_ma": (100, 10000, " of milliamps"),
 }
+_GPIO_RULE = "0 to %d but not 23, 24 or 25" % MAX_GPIO
 
 
 def _say(messages, text):
     messages.append("config.json: " + text)
 
 
-def _whole(value):
-    """``value`` as an int if it is a whole number (not a bool), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value == int(value):
-        return int(value)
-    return None
-
-
-def _number(key, value, default, messages, limits=None):
-    low, high, unit = limits or _NUMBERS[key]
-    n = _whole(value)
+def _number(key, value, default, messages):
+    low, high, unit = _NUMBERS[key]
+    n = whole(value)
     if n is None or n < low or n > high:
         if low == high:
             _say(messages, "%s must be %d; using %d" % (key, low, default))
@@ -75,18 +73,18 @@ def _options(value, ruleset, messages):
     try:
         from engine import ruleset as make_ruleset
     except ImportError:
-        return _copy(value)
+        return copy(value)
     try:
         make_ruleset(ruleset, **value)
     except Exception as e:  # the engine says what is wrong with the options
         _say(messages, "options are not valid for ruleset %s (%s); using {}" % (ruleset, e))
         return {}
-    return _copy(value)
+    return copy(value)
 
 
 def check(raw, messages):
     """The checked config for ``raw``; a message in ``messages`` for every problem."""
-    config = _copy(DEFAULTS)
+    config = copy(DEFAULTS)
     if raw is None:
         return config
     if not isinstance(raw, dict):
@@ -98,19 +96,10 @@ def check(raw, messages):
     if "scanner" in raw:
         config["scanner"] = _choice("scanner", raw["scanner"], SCANNERS,
                                     DEFAULTS["scanner"], messages)
-    # The wiring's checks live in firmware/config_hw.py, loaded only for a
-    # config that changes the wiring: the defaults need no checking.
-    wiring = False
-    if "pins" in raw and not _same(raw["pins"], DEFAULTS["pins"]):
-        from firmware.config_hw import check_pins
-        config["pins"] = check_pins(raw["pins"], config["scanner"], messages)
-        wiring = True
-    if "leds" in raw and not _same(raw["leds"], DEFAULTS["leds"]):
-        from firmware.config_hw import check_leds
-        config["leds"] = check_leds(raw["leds"], messages)
-        wiring = True
-    if wiring:
-        unload("firmware.config_hw")
+    if "pins" in raw:
+        config["pins"] = _pins(raw["pins"], config["scanner"], messages)
+    if "leds" in raw:
+        config["leds"] = _leds(raw["leds"], messages)
     for key in ("brightness_cap", "settle_ms", "debounce_scans", "long_press_ms"):
         if key in raw:
             config[key] = _number(key, raw[key], DEFAULTS[key], messages)
@@ -122,40 +111,95 @@ def check(raw, messages):
     if "mode" in raw:
         config["mode"] = _choice("mode", raw["mode"], MODES, DEFAULTS["mode"], messages)
     if "computer" in raw:
-        section = _section("computer", raw["computer"], ("side", "level"), messages)
-        if section is not None:
-            if "side" in section:
+        found = _section("computer", raw["computer"], ("side", "level"), messages)
+        if found is not None:
+            if "side" in found:
                 config["computer"]["side"] = _choice(
-                    "computer.side", section["side"], SIDES, "B", messages)
-            if "level" in section:
+                    "computer.side", found["side"], SIDES, "B", messages)
+            if "level" in found:
                 config["computer"]["level"] = _number(
-                    "computer.level", section["level"], 2, messages)
+                    "computer.level", found["level"], 2, messages)
     if "museum" in raw:
         known = ("attract_s", "reset_s", "reset_after_game_s")
-        section = _section("museum", raw["museum"], known, messages)
-        if section is not None:
+        found = _section("museum", raw["museum"], known, messages)
+        if found is not None:
             for key in known:
-                if key in section:
+                if key in found:
                     config["museum"][key] = _number(
-                        "museum." + key, section[key], DEFAULTS["museum"][key], messages)
+                        "museum." + key, found[key], DEFAULTS["museum"][key], messages)
     return config
 
 
-def read(path):
-    """``firmware.config.load``: read and check config.json."""
-    try:
-        f = open(path)
-    except OSError as e:
-        if e.args and e.args[0] == 2:          # ENOENT: no config.json yet
-            return _copy(DEFAULTS), []
-        return _copy(DEFAULTS), ["config.json: could not be opened (%s); using the defaults" % e]
-    try:
-        try:
-            text = f.read()
-        finally:
-            f.close()
-        raw = json.loads(text)
-    except Exception as e:
-        return _copy(DEFAULTS), [
-            "config.json: is not valid JSON (%s); using the defaults" % (e,)]
-    return validate(raw)
+# -- the wiring ----------------------------------------------------------------
+
+def _pin(value):
+    return None if gpio_problem(value) else whole(value)
+
+
+def _pin_list(key, value, length, default, messages):
+    ok = isinstance(value, list) and len(value) == length
+    pins = []
+    if ok:
+        for v in value:
+            n = _pin(v)
+            if n is None:
+                ok = False
+                break
+            pins.append(n)
+    if not ok:
+        _say(messages, "pins.%s must be a list of %d GPIO numbers, each %s; using %s"
+             % (key, length, _GPIO_RULE, default))
+        return list(default)
+    return pins
+
+
+def _pins(value, scanner, messages):
+    """config["pins"] from the raw ``value``: each pin checked, no pin used twice."""
+    default = DEFAULTS["pins"]
+    found = _section("pins", value, PIN_KEYS, messages)
+    if found is None:
+        return copy(default)
+    pins = {}
+    for key in PIN_KEYS:
+        if key not in found:
+            pins[key] = copy(default[key])
+        elif key in LIST_LENGTHS:
+            pins[key] = _pin_list(key, found[key], LIST_LENGTHS[key], default[key], messages)
+        else:
+            n = _pin(found[key])
+            if n is None:
+                _say(messages, "pins.%s must be a GPIO number from %s; using %d"
+                     % (key, _GPIO_RULE, default[key]))
+                n = default[key]
+            pins[key] = n
+    # No pin may do two jobs on the board as it is wired (the chosen scanner).
+    clashes = pin_clashes(scanner, pins)
+    if clashes:
+        _say(messages, "a pin is used twice: %s; using the default pins" % ", ".join(
+            "GP%d (pins.%s and pins.%s)" % clash for clash in clashes))
+        return copy(default)
+    return pins
+
+
+def _leds(value, messages):
+    """config["leds"] from the raw ``value``: each figure checked, the extra LEDs in the strip."""
+    default = DEFAULTS["leds"]
+    found = _section("leds", value, LED_KEYS, messages)
+    if found is None:
+        return copy(default)
+    leds = {}
+    for key in LED_KEYS:
+        if key not in found:
+            leds[key] = default[key]
+        elif key == "order":
+            leds[key] = _choice("leds.order", found[key], LED_ORDERS, default[key], messages)
+        else:
+            leds[key] = _number("leds." + key, found[key], default[key], messages)
+    # The extra LEDs: four sticks and the two sides, after the squares,
+    # inside the strip, one job each.
+    if led_problem(leds) is not None:
+        _say(messages, "leds: the four stick LEDs (sticks..sticks+3), side_black and "
+             "side_white must be different LEDs after the %d square LEDs and before "
+             "count; using the default LED layout" % leds["squares"])
+        return copy(default)
+    return leds

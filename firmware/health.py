@@ -149,6 +149,13 @@ class Health:
             return True
         return False
 
+    def report(self, now_ms):
+        """The ``health`` event, counted as the periodic one at ``now_ms``:
+        the power-on report, so that the loop's first ``due`` is not
+        another one (docs/protocol.md: one at power-on)."""
+        self._reported = now_ms
+        return self.event()
+
     # -- crashes -------------------------------------------------------------
 
     def log(self):

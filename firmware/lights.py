@@ -61,6 +61,8 @@ STYLES = {
     "computer_from": ((255, 80, 163), "wave", _HIGH),          # reddish purple,
     #                                                            unlike lifted's slow swell
     "computer_to": ((255, 80, 163), "slow", _MID),             # reddish purple
+    "offer": ((255, 80, 163), "double", _HIGH),                # reddish purple: the
+    #                                                            museum offers to play this side
     "turn": ((255, 228, 15), "breathe", _HIGH),                # yellow
     "nomove": ((255, 41, 0), "slow", _HIGH),                   # vermillion
     "winner": ((255, 228, 15), "wave", _FULL),                 # yellow
@@ -85,17 +87,20 @@ def budget_ma(supply_ma=_USB_MA):
     return supply_ma * 4 // 5
 
 
+def _power_figures(ma_per_channel, idle_ma, board_ma):
+    """The current figures given, each one left out taken from
+    firmware/pins.py (read here only: the App lets that module go)."""
+    from firmware import pins
+    return (pins.LED_MA_PER_CHANNEL if ma_per_channel is None else ma_per_channel,
+            pins.LED_IDLE_MA if idle_ma is None else idle_ma,
+            pins.BOARD_MA if board_ma is None else board_ma)
+
+
 def estimate_ma(frame, ma_per_channel=None, idle_ma=None, board_ma=None):
     """Estimated current of the whole board showing ``frame``, in mA: every
     channel draws ``ma_per_channel`` at 255 and in proportion below, every LED
     ``idle_ma`` more, and the Pico and the rest of the board ``board_ma``."""
-    from firmware import pins
-    if ma_per_channel is None:
-        ma_per_channel = pins.LED_MA_PER_CHANNEL
-    if idle_ma is None:
-        idle_ma = pins.LED_IDLE_MA
-    if board_ma is None:
-        board_ma = pins.BOARD_MA
+    ma_per_channel, idle_ma, board_ma = _power_figures(ma_per_channel, idle_ma, board_ma)
     total = 0
     for c in frame:
         total += c[0] + c[1] + c[2]
@@ -137,13 +142,7 @@ class Lights:
         if cap < 0 or cap > 255:
             raise ValueError("brightness cap must be 0..255")
         self.count = count
-        from firmware import pins      # read here only: the App lets it go afterwards
-        if ma_per_channel is None:
-            ma_per_channel = pins.LED_MA_PER_CHANNEL
-        if idle_ma is None:
-            idle_ma = pins.LED_IDLE_MA
-        if board_ma is None:
-            board_ma = pins.BOARD_MA
+        ma_per_channel, idle_ma, board_ma = _power_figures(ma_per_channel, idle_ma, board_ma)
         # The largest sum of all channel values (0..255 each) of one frame with
         # sum * ma_per_channel / 255 + idle_ma * count + board_ma <= budget.
         spare = budget_ma(leds_config.get("supply_ma", _USB_MA)) - board_ma - idle_ma * count

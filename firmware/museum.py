@@ -2,8 +2,9 @@
 
 Nobody explains the game to a museum visitor and nobody tidies up after
 one, so the board does both. The App calls ``tick(now_ms)`` every step (its
-``_mode_tick`` hook), after it has taken the board and the button; the
-museum only watches the App and steers it through the App's own methods.
+``_mode_tick`` hook), after it has taken the board and the button, and
+lets it see each short press first (``pressed``); the museum only watches
+the App and steers it through the App's public members.
 
 - **Attract**: after ``attract_s`` without a touch (no square changed, no
   press) the squares play a slow light travelling along the path. Only the
@@ -20,16 +21,26 @@ museum only watches the App and steers it through the App's own methods.
   the pieces that may move, the lifted piece and where it may go, and what a
   mistake looks like. A press, or a touch of the pieces, ends it; the press
   that ends it throws nothing.
-- **A visitor alone**: a press while a throw waits to be played and no
-  piece has moved (so: throw, then press again) hands the side to move to
-  the computer (firmware.computer) for the rest of the game.
+- **A visitor alone**: when one side has just played (moved or passed) and
+  the other side's throw then waits untouched for ``offer_ms`` (15 s, or
+  half of ``attract_s`` if that is shorter), the board offers to play the
+  waiting side: that side's light shows ``offer``. Any touch or press ends
+  the offer (a press then throws for a person, as always). Left alone for
+  ``_TAKE_MS`` (10 s) more, the board takes the side: the computer
+  (firmware.computer) throws and chooses for it, and a person carries its
+  moves out. A press on that side's turn (before its throw, or while its
+  move is shown) gives the side back to the person who pressed; the
+  pending throw, if any, is theirs to play. Nothing is handed over by a
+  press, so two impatient presses never give a side away.
 - **The serial line only reports**: ``refuse(name)`` says why a command that
   would change the game is refused; a laptop changes a museum board in the
   maintenance mode (firmware/board.py).
 
 Events, all ``{"event": "museum", "what": ...}``: ``attract``, ``wake``,
 ``howto``, ``howto_done`` (``skipped``), ``reset`` (``reason``: ``"quiet"``
-or ``"game_over"``), ``computer`` (``side``), ``no_computer`` (``reason``).
+or ``"game_over"``), ``offer`` (``side``), ``offer_withdrawn`` (``side``),
+``computer`` (``side``), ``hand_back`` (``side``), ``no_computer``
+(``reason``). The museum steers the App through its public members only.
 docs/museum.md is for staff.
 """
 
@@ -46,6 +57,8 @@ from firmware import ticks_diff, unload
 _SQUARES = const(30)
 _SCENE_MS = const(2000)       # each scene of the how-to-play sequence
 _SCENES = const(4)
+_OFFER_MS = const(15000)      # a quiet turn this long after the other side played: the offer
+_TAKE_MS = const(10000)       # the offer shows this long before the board takes the side
 
 
 # The computer opponent's code and its search take some 1,300 machine words
@@ -72,14 +85,18 @@ class Museum:
         self.attract_ms = settings["attract_s"] * 1000
         self.reset_ms = settings["reset_s"] * 1000
         self.after_game_ms = settings["reset_after_game_s"] * 1000
+        self.offer_ms = min(_OFFER_MS, self.attract_ms // 2)   # before the attract light
         self.attracting = False
         self.howto_at = None         # when the how-to began, while it plays
         self.resets = 0              # games closed for the next visitor
+        self.offer = None            # the side the board offers to play, while it does
+        self._offered_at = 0
+        self._weighed = False        # this quiet turn was weighed for an offer
+        self._mover = None           # the side that last had a throw to play
         self._skipping = False       # the how-to was ended by a press: wait for release
         self._touched = None         # the time of the last touch
         self._occ = None
         self._held = False
-        self._pressed_in = None      # the App's state when the button went down
         self._state = None
         self._over_at = 0            # when the game ended
 
@@ -91,47 +108,74 @@ class Museum:
                 "the board holding the throw button (maintenance mode) to change it"
                 % (name,))
 
-    # -- the hook -----------------------------------------------------------
+    # -- the hooks ----------------------------------------------------------
 
     def tick(self, now_ms):
         app = self.app
         if self._touched is None:
             self._touched = now_ms
-            self._occ = app._occ
-            self._state = app._state
-        touched = app._occ != self._occ
-        self._occ = app._occ
-        held = app._button.held
-        if held != self._held:
-            self._held = held
-            if held:
-                self._pressed_in = app._state
-            elif self._pressed_in == "move":
-                self._released()
+            self._occ = app.occupancy
+            self._state = app.phase
+        touched = app.occupancy != self._occ
+        self._occ = app.occupancy
+        held = app.button_held
+        self._held = held
         if held:
             touched = True
-        state = app._state
+        state = app.phase
         if state != self._state:
             self._entered(state, now_ms)
+        if state == "move" or state == "nomove":
+            self._mover = app.turn
         if touched:
             self._touched = now_ms
+            self._weighed = False
             if self.attracting:
                 self._wake()
+            if self.offer is not None:
+                self._withdraw()
         if self.howto_at is not None:
             self._howto(now_ms, touched)
             return
-        if app._state == "game_over":
+        quiet = ticks_diff(now_ms, self._touched)
+        if app.phase == "game_over":
             if ticks_diff(now_ms, self._over_at) >= self.after_game_ms:
                 self._reset("game_over", now_ms)
-        elif ticks_diff(now_ms, self._touched) >= self.reset_ms and self._in_progress():
+        elif quiet >= self.reset_ms and self._in_progress():
             self._reset("quiet", now_ms)
-        elif not self.attracting and ticks_diff(now_ms, self._touched) >= self.attract_ms:
+        elif self.offer is not None:
+            self._offering(now_ms)
+        elif quiet >= self.offer_ms and not self._weighed and self._turn_waits():
+            self._weighed = True
+            self._offer(now_ms)
+        elif not self.attracting and quiet >= self.attract_ms:
             self.attracting = True
-            app._emit({"event": "museum", "what": "attract"})
-            app._dirty = True
-        if self.attracting and app._dirty:
-            app._compose()
+            app.emit({"event": "museum", "what": "attract"})
+            app.redraw()
+        if self.attracting and app.lights_changed:
             self._attract_lights()
+        elif self.offer is not None and app.lights_changed:
+            led = app.compose()
+            leds = app.config["leds"]
+            led[leds["side_black"] if self.offer == "B" else leds["side_white"]] = "offer"
+
+    def pressed(self):
+        """A short press, before the App takes it: on the turn of the side
+        the computer plays, it gives that side back to a person (True: the
+        press is used up). Any other press is the game's (False)."""
+        app = self.app
+        computer = app.computer
+        if computer is None or app.turn != computer.side:
+            return False
+        phase = app.phase
+        if phase != "throw" and phase != "move":
+            return False
+        side = computer.side
+        self._let_go_of_the_computer()
+        if phase == "move":
+            app.expect(None)         # the pending throw is the person's to play
+        app.emit({"event": "museum", "what": "hand_back", "side": side})
+        return True
 
     # -- what happened --------------------------------------------------------
 
@@ -145,61 +189,87 @@ class Museum:
             # The setup check ended on a fresh game (the App only enters the
             # opening then): show how to play before the first throw.
             self._let_go_of_the_computer()
-            app._state = "howto"          # the App's state while the how-to plays
+            self._mover = None
+            app.pause("howto")            # the App's state while the how-to plays
             self._state = "howto"
             self.howto_at = now_ms
             self._skipping = False
-            app._emit({"event": "museum", "what": "howto"})
-            app._dirty = True
-
-    def _released(self):
-        """A press that began and ended with a throw waiting and no piece
-        moved asks the board to play that side (a visitor alone)."""
-        app = self.app
-        if app._state != "move" or app._computer is not None:
-            return
-        if app._occ != app._recogniser.base or app._recogniser.lifted:
-            return
-        side = app.game.position.turn
-        if not _room_for_the_computer():
-            app._emit({"event": "museum", "what": "no_computer", "reason": "no room"})
-            return
-        try:
-            from firmware.computer import Computer
-            import engine.ai         # noqa: F401  its search: a full heap says no here
-            app._computer = Computer(app, side, app.config["computer"]["level"])
-        except (ImportError, MemoryError) as e:   # no computer on this board, or no room:
-            Computer = None                  # what did load goes back to the heap
-            self._let_go_of_the_computer()
-            app._emit({"event": "museum", "what": "no_computer",
-                       "reason": "no room" if isinstance(e, MemoryError) else "not installed"})
-            return
-        app._emit({"event": "museum", "what": "computer", "side": side})
-
-    def _let_go_of_the_computer(self):
-        """The lone visitor's opponent leaves with the game, and its code
-        (the search is the largest module the board loads) with it; also
-        whatever part of it a failed load left behind."""
-        self.app._computer = None
-        unload("firmware.computer")
-        unload("engine.ai")
+            app.emit({"event": "museum", "what": "howto"})
 
     def _in_progress(self):
         game = self.app.game
         return bool(game.ply_count or game.opening or game.throw is not None)
 
+    # -- a visitor alone ------------------------------------------------------
+
+    def _turn_waits(self):
+        """A person's side is to throw, just after the other side played,
+        with the board at rest as the game stands and its lights in view."""
+        app = self.app
+        return (app.phase == "throw" and app.computer is None and app.at_rest
+                and self._mover is not None and self._mover != app.turn
+                and not self.attracting)
+
+    def _offer(self, now_ms):
+        app = self.app
+        if not _room_for_the_computer():
+            app.emit({"event": "museum", "what": "no_computer", "reason": "no room"})
+            return
+        self.offer = app.turn
+        self._offered_at = now_ms
+        app.emit({"event": "museum", "what": "offer", "side": self.offer})
+        app.redraw()
+
+    def _withdraw(self):
+        side = self.offer
+        self.offer = None
+        self.app.emit({"event": "museum", "what": "offer_withdrawn", "side": side})
+        self.app.redraw()
+
+    def _offering(self, now_ms):
+        app = self.app
+        if not self._turn_waits() or app.turn != self.offer:
+            self._withdraw()
+        elif ticks_diff(now_ms, self._offered_at) >= _TAKE_MS:
+            self.offer = None
+            self._touched = now_ms            # quiet is counted from the takeover
+            self._take(app.turn)
+            app.redraw()
+
+    def _take(self, side):
+        """The board plays ``side`` for the rest of the game, or until a
+        person presses on its turn."""
+        app = self.app
+        try:
+            from firmware.computer import Computer
+            import engine.ai         # noqa: F401  its search: a full heap says no here
+            app.computer = Computer(app, side, app.config["computer"]["level"])
+        except (ImportError, MemoryError) as e:   # no computer on this board, or no room:
+            self._let_go_of_the_computer()   # what did load goes back to the heap
+            app.emit({"event": "museum", "what": "no_computer",
+                      "reason": "no room" if isinstance(e, MemoryError) else "not installed"})
+            return
+        app.emit({"event": "museum", "what": "computer", "side": side})
+
+    def _let_go_of_the_computer(self):
+        """The lone visitor's opponent leaves with the game, and its code
+        (the search is the largest module the board loads) with it; also
+        whatever part of it a failed load left behind."""
+        self.app.computer = None
+        unload("firmware.computer")
+        unload("engine.ai")
+
     # -- attract ------------------------------------------------------------
 
     def _wake(self):
         self.attracting = False
-        self.app._dirty = True       # the game's own lights, composed again
-        self.app._emit({"event": "museum", "what": "wake"})
+        self.app.redraw()            # the game's own lights, composed again
+        self.app.emit({"event": "museum", "what": "wake"})
 
     def _attract_lights(self):
-        led = self.app._led_roles
+        led = self.app.compose()
         for i in range(len(led)):
             led[i] = "attract" if i < _SQUARES else ""
-        self.app._animated = True
 
     # -- reset --------------------------------------------------------------
 
@@ -209,12 +279,13 @@ class Museum:
         self._touched = now_ms
         if self.attracting:
             self.attracting = False
+        self.offer = None
         self._let_go_of_the_computer()
-        app._emit({"event": "museum", "what": "reset", "reason": reason})
-        app._new_game(app._next_rs)
+        app.emit({"event": "museum", "what": "reset", "reason": reason})
+        app.new_game()
         self._state = "setup"
-        if app._state != "setup":             # the pieces stood at the start
-            self._entered(app._state, now_ms)
+        if app.phase != "setup":              # the pieces stood at the start
+            self._entered(app.phase, now_ms)
 
     # -- how to play --------------------------------------------------------
 
@@ -235,8 +306,7 @@ class Museum:
             self._end_howto(False)
             return
         scene = elapsed // _SCENE_MS
-        if app._dirty or scene != self._scene:
-            app._compose()
+        if app.lights_changed or scene != self._scene:
             self._scene = scene
             self._howto_lights(scene)
 
@@ -247,17 +317,19 @@ class Museum:
         self.howto_at = None
         self._skipping = False
         self._scene = -1
-        app._emit({"event": "museum", "what": "howto_done", "skipped": skipped})
-        app._enter_opening()
-        self._state = app._state
-        app._check_now()            # a piece moved meanwhile: judged at once
+        app.emit({"event": "museum", "what": "howto_done", "skipped": skipped})
+        app.start_opening()          # a piece moved meanwhile: judged at once
+        self._state = app.phase
 
     def _howto_lights(self, scene):
-        """Scene 0: the sticks show a throw and the side light whose turn it
-        is (press the button to throw). 1: the pieces that may move. 2: a
-        lifted piece and where it may go. 3: a mistake and a missing piece."""
+        """The game's real first move, as the board will show it: scene 0,
+        the sticks show a 1 (one flat side) and the light of the side that
+        starts (K4: white, H4: black); 1, that side's pieces, on the even
+        squares 2..10 in both rulesets, may all move; 2, the piece on 10
+        lifted and its one destination, 11; 3, that piece put on 12 instead:
+        a wrong square and a missing piece."""
         app = self.app
-        led = app._led_roles
+        led = app.compose()
         for i in range(len(led)):
             led[i] = ""
         if scene == 0:
@@ -265,17 +337,16 @@ class Museum:
             s = leds["sticks"]
             led[s] = "stick_white"
             led[s + 1] = "stick_black"
-            led[s + 2] = "stick_white"
-            led[s + 3] = "stick_white"
-            led[leds["side_black"]] = "turn"
+            led[s + 2] = "stick_black"
+            led[s + 3] = "stick_black"
+            side = "side_black" if app.game.position.turn == "B" else "side_white"
+            led[leds[side]] = "turn"
         elif scene == 1:
-            for i in range(0, 10, 2):
+            for i in range(1, 10, 2):
                 led[i] = "movable"
         elif scene == 2:
-            led[8] = "lifted"
+            led[9] = "lifted"
             led[10] = "target"
-            led[11] = "target"
         else:
-            led[13] = "error"
-            led[8] = "missing"
-        app._animated = True
+            led[11] = "error"
+            led[9] = "missing"

@@ -13,6 +13,12 @@ each change is reported. The tool then
    squares that answered for another square, dark LEDs, each with where to
    look, and puts the board back into the game.
 
+Squares are numbered 1-30 along the path; everything else is numbered as
+docs/hardware.md and hardware/wiring.svg number it: matrix rows 0-5 and
+columns 0-4 with their GPIOs, 74HC165 chips 1-4 and their inputs, LEDs 0-35.
+The wiring is the default one (hardware/pinmap.json), or the one in
+``--config FILE`` for a board with its own pins.
+
 Exit status 0 when everything works, 1 when something needs fixing. Answers
 come from stdin, so ``printf '5\\n' | senet-board check --auto --timeout 20``
 runs unattended.
@@ -22,10 +28,11 @@ import json
 import sys
 import time
 
-from host_tools.deploy import DeployError, find_port, open_port, parse_event
+from host_tools.hw_wiring import where
+from host_tools.messages import DeployError
+from host_tools.serialport import add_port_argument, connect, parse_event
 
 SQUARES = 30
-COLS = 5                       # the 6x5 matrix: square s is row (s-1)//5, column (s-1)%5
 NO_SELFTEST = ("The board does not answer the self-test: make sure it runs the Senet "
                "firmware (senet-board deploy) and is not in maintenance mode (replug it "
                "without holding the throw button).")
@@ -68,8 +75,9 @@ class Link:
         return None
 
 
-def parse_numbers(text, highest):
-    """ "3 7-9, 12" -> [3, 7, 8, 9, 12] (1..highest, anything else ignored)."""
+def parse_numbers(text, count):
+    """ "3 7-9, 12" -> [3, 7, 8, 9, 12]: LED numbers 0..count-1, as the docs
+    number them; anything else is ignored."""
     found = set()
     for part in text.replace(",", " ").split():
         lo, _, hi = part.partition("-")
@@ -79,7 +87,7 @@ def parse_numbers(text, highest):
         except ValueError:
             continue
         for n in range(min(a, b), max(a, b) + 1):
-            if 1 <= n <= highest:
+            if 0 <= n < count:
                 found.add(n)
     return sorted(found)
 
@@ -117,13 +125,19 @@ class Switches:
         return sorted(s for s in self.start if s not in self.seen_open)
 
 
-def where(square):
-    return "matrix row %d, column %d" % ((square - 1) // COLS + 1, (square - 1) % COLS + 1)
+def dark_hint(dark, pinmap):
+    """Where the LED data line most likely breaks: just before the first dark LED."""
+    first = dark[0]
+    if first == 0:
+        return ("the data line from GP%d through the 74AHCT125 (1A pin 2, 1Y pin 3) and "
+                "the 330 ohm resistor to LED 0's DIN" % pinmap["pins"]["led"])
+    return "its joints and the wire from LED %d's DOUT to LED %d's DIN" % (first - 1, first)
 
 
 class Check:
-    def __init__(self, link, out, answers, auto, timeout, led_ms, square_s):
+    def __init__(self, link, out, answers, auto, timeout, led_ms, square_s, wiring):
         self.link = link
+        self.wiring = wiring
         self.out = out
         self.answers = answers
         self.auto = auto
@@ -185,7 +199,7 @@ class Check:
                     for event in self.link.poll(0.1):
                         found.take(event)
             else:
-                self.say("  square %d: nothing seen" % square)
+                self.say("  square %d: nothing seen (%s)" % (square, where(square, self.wiring)))
         return found
 
     def lights(self):
@@ -197,8 +211,9 @@ class Check:
         for colour in ("red", "green", "blue"):
             self.led({"cmd": "led", "index": "all", "colour": colour}, self.led_ms * 10)
         self.link.send({"cmd": "led", "index": "all", "colour": "white"})
-        answer = self.ask("Which LEDs stayed dark? Type their numbers (1-%d, e.g. 5 or 31-36), "
-                          "or just press Enter if none:" % count)
+        answer = self.ask("Which LEDs stayed dark? Type their numbers (0-%d, as in "
+                          "docs/hardware.md, e.g. 5 or 30-35), or just press Enter if none:"
+                          % (count - 1))
         self.link.send({"cmd": "led", "index": None})
         return parse_numbers(answer, count)
 
@@ -222,11 +237,11 @@ class Check:
         for s in found.never_closed():
             problems += 1
             self.say("  square %d: never seen closed (its reed switch, diode or joints; %s)"
-                     % (s, where(s)))
+                     % (s, where(s, self.wiring)))
         for s in found.stuck():
             problems += 1
             self.say("  square %d: stuck closed (a shorted switch or a magnet left near it; "
-                     "%s)" % (s, where(s)))
+                     "%s)" % (s, where(s, self.wiring)))
         for expected, got in found.strays:
             problems += 1
             self.say("  square %d answered while square %d was tested (crossed wires?)"
@@ -234,16 +249,16 @@ class Check:
         self.say("LEDs: %d of %d light." % (self.leds - len(dark), self.leds))
         if dark:
             problems += 1
-            first = dark[0]
             self.say("  dark: %s (the data line usually breaks just before LED %d: check "
-                     "its joints and the wire from LED %d)"
-                     % (", ".join(map(str, dark)), first, first - 1))
+                     "%s)" % (", ".join(map(str, dark)), dark[0], dark_hint(dark, self.wiring)))
         self.say("All good." if not problems else "%d problem(s) to fix." % problems)
         return problems
 
 
 def add_arguments(parser):
-    parser.add_argument("--port", metavar="P", help="serial port (default: find the Pico)")
+    add_port_argument(parser)
+    parser.add_argument("--config", metavar="FILE",
+                        help="the board's config.json, if its pins are not the defaults")
     parser.add_argument("--auto", action="store_true",
                         help="watch the switches freely instead of square by square")
     parser.add_argument("--timeout", type=float, default=60.0,
@@ -254,15 +269,26 @@ def add_arguments(parser):
                         help="milliseconds each LED stays lit in the LED sweep")
 
 
+def board_wiring(config=None):
+    """The wiring to name in the report: the defaults, or ``config``'s."""
+    from host_tools import hardware
+    try:
+        if config is None:
+            return hardware.load_pinmap()
+        return hardware.check_config(hardware.read_json(config))
+    except (ValueError, OSError) as e:
+        raise DeployError("%s: %s" % (config, getattr(e, "strerror", None) or e))
+
+
 def check(port=None, auto=False, timeout=60.0, square_s=20.0, led_ms=250.0,
-          answers=None, out=None):
+          answers=None, out=None, config=None):
     """Run the whole check; return the number of problems found."""
     out = out or sys.stdout
     answers = answers or sys.stdin
-    port = find_port(port)
-    ser = open_port(port)
+    wiring = board_wiring(config)
+    port, ser = connect(port)
     try:
-        run = Check(Link(ser), out, answers, auto, timeout, led_ms, square_s)
+        run = Check(Link(ser), out, answers, auto, timeout, led_ms, square_s, wiring)
         first = run.start()
         run.say("Self-test on %s: firmware %s, %d LEDs" % (port, first.get("version"),
                                                           run.leds))
@@ -278,7 +304,8 @@ def check(port=None, auto=False, timeout=60.0, square_s=20.0, led_ms=250.0,
 
 def run(args):
     try:
-        problems = check(args.port, args.auto, args.timeout, args.square_seconds, args.led_ms)
+        problems = check(args.port, args.auto, args.timeout, args.square_seconds,
+                         args.led_ms, config=args.config)
     except DeployError as e:
         print("senet-board check: %s" % e, file=sys.stderr)
         return 2

@@ -16,8 +16,10 @@ COMMANDS = {
     "build": ("host_tools.deploy", "stage what goes on the Pico (compiled with mpy-cross)"),
     "deploy": ("host_tools.deploy", "build, copy to a connected Pico and verify"),
     "monitor": ("host_tools.monitor", "watch a connected board live"),
+    "show": ("host_tools.mirror", "show a connected board on the simulator's page, read-only"),
     "check": ("host_tools.check", "guided wiring self-test of a connected board"),
     "tournament": ("host_tools.tournament", "play computer levels against each other"),
+    "hardware": ("host_tools.cad.generate", "regenerate the board's CAD files, drawing and BOM"),
 }
 
 

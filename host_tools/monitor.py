@@ -20,7 +20,8 @@ import os
 import sys
 import time
 
-from host_tools.deploy import DeployError, find_port, open_port, parse_event
+from host_tools.messages import DeployError
+from host_tools.serialport import add_port_argument, connect, parse_event
 
 SQUARES = 30
 # One character per light role (docs/lights.md); "" shows nothing.
@@ -259,7 +260,7 @@ def default_record_name():
 
 
 def add_arguments(parser):
-    parser.add_argument("--port", metavar="P", help="serial port (default: find the Pico)")
+    add_port_argument(parser)
     parser.add_argument("--record", metavar="FILE",
                         help="game record file (default: senet-YYYYmmdd-HHMMSS.txt)")
     parser.add_argument("--plain", action="store_true",
@@ -270,8 +271,7 @@ def add_arguments(parser):
 
 def monitor(port=None, record=None, plain=False, seconds=0, out=None):
     out = out or sys.stdout
-    port = find_port(port)
-    ser = open_port(port)
+    port, ser = connect(port)
     rec = Record(record or default_record_name())
     view = View(port, rec)
     redraw = not plain and out.isatty()

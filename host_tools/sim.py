@@ -11,8 +11,6 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
-import webbrowser
 
 from engine import rules
 from engine.position import PositionError
@@ -39,6 +37,10 @@ def add_arguments(parser):
                         help="the computer's level, 1 (gentlest) to 4 (default: the config's, else 2)")
     parser.add_argument("--seed", type=int, metavar="N",
                         help="seed the sticks so a session repeats exactly")
+    parser.add_argument("--lang", choices=("en", "hu", "ru"),
+                        help="the page's language (default: the browser's, else English)")
+    parser.add_argument("--view", choices=("full", "kiosk"), default="full",
+                        help="kiosk: the board, sticks, whose turn and the instruction only")
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
 
 
@@ -48,8 +50,9 @@ def _config(path):
     try:
         with open(path) as f:
             config = json.load(f)
-    except (OSError, ValueError) as exc:
-        raise SystemExit("senet-board sim: cannot read %s: %s" % (path, exc))
+    except (OSError, ValueError) as exc:     # one line, whatever went wrong
+        raise SystemExit("senet-board sim: cannot read %s: %s"
+                         % (path, getattr(exc, "strerror", None) or exc))
     if not isinstance(config, dict):
         raise SystemExit("senet-board sim: %s must hold a JSON object" % path)
     return config
@@ -70,9 +73,16 @@ def computer_config(config, side, level):
     return config
 
 
+def config_problems(config):
+    """The firmware's own messages about ``config`` (the board would show
+    them as a ``config`` event): one line each, on the terminal too."""
+    from firmware.config import validate
+    return validate(config)[1]
+
+
 def run(args):
     from host_tools.simboard import Clock, Sim
-    from host_tools.simserver import SimServer
+    from host_tools.simserver import SimServer, serve
 
     if args.ruleset is not None:
         try:
@@ -80,10 +90,12 @@ def run(args):
         except PositionError as exc:
             print("senet-board sim: %s" % exc, file=sys.stderr)
             return 2
+    config = computer_config(_config(args.config), args.computer, args.level)
+    for message in config_problems(config):
+        print("senet-board sim: %s" % message, file=sys.stderr)
     if not 0 <= args.port <= 65535:
         print("senet-board sim: --port must be 0..65535", file=sys.stderr)
         return 2
-    config = computer_config(_config(args.config), args.computer, args.level)
     temporary = args.store is None
     store = tempfile.mkdtemp(prefix="senet-sim-") if temporary else args.store
     os.makedirs(store, exist_ok=True)
@@ -91,23 +103,14 @@ def run(args):
         sim = Sim(config=config, ruleset=args.ruleset, store_dir=store, seed=args.seed)
         clock = Clock(sim)
         try:
-            server = SimServer(sim, "127.0.0.1", args.port, clock=clock, verbose=args.verbose)
+            server = SimServer(sim, "127.0.0.1", args.port, clock=clock, verbose=args.verbose,
+                               lang=args.lang)
         except OSError as exc:
             print("senet-board sim: cannot listen on 127.0.0.1:%d: %s" % (args.port, exc),
                   file=sys.stderr)
             return 1
         clock.start()
-        print("Senet board simulator: %s  (Ctrl-C stops it)" % server.url, flush=True)
-        if not args.no_browser:
-            threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
-        try:
-            server.serve_forever(poll_interval=0.2)
-        except KeyboardInterrupt:
-            print("\nstopping", flush=True)
-        finally:
-            server.stop()
-            server.server_close()
-        return 0
+        return serve(server, "Senet board simulator", args.lang, args.view, not args.no_browser)
     finally:
         if temporary:
             shutil.rmtree(store, ignore_errors=True)

@@ -34,6 +34,7 @@ import time
 from engine import rules
 from engine.position import Position, PositionError
 from engine.sticks import XorShift
+from host_tools.explain import Story, explain, sticks_live
 
 SQUARES = 30
 TICK_MS = 10            # one scan and one App step, as the board's main loop
@@ -147,6 +148,7 @@ class Sim:
         self.boots = 0
         self.log = collections.deque(maxlen=LOG_SIZE)
         self.seq = 0
+        self.story = Story()                # what the events told, for the page's words
         self.pieces = []
         self.hand = []                      # ids of held pieces, in lifting order
         self.chatter = False
@@ -200,6 +202,7 @@ class Sim:
     def _events(self, events):
         for event in events or ():
             self._record("app", event)
+            self.story.event(event)
 
     def _refresh(self):
         frame = [tuple(int(c) for c in rgb) for rgb in (self._app_value("frame") or ())]
@@ -390,6 +393,7 @@ class Sim:
             self._record("sim", {"sim": "power_cut", "store": self.store_dir is not None})
             self._btn_queue.clear()
             self.button = False
+            self.story = Story()
             self._boot()
             self._refresh()
 
@@ -579,6 +583,7 @@ class Sim:
             computer = (getattr(self.app, "config", None) or {}).get("computer")
             app["computer"] = dict(computer) if isinstance(computer, dict) else None
             log = [entry for entry in self.log if entry["seq"] > since]
+            words = explain(self._board_words(app), self.story)
             return {
                 "version": self.version,
                 "now_ms": self.now_ms,
@@ -595,9 +600,24 @@ class Sim:
                 "boots": self.boots,
                 "rulesets": sorted(rules.RULESETS),
                 "app": app,
+                "explain": words,
+                "sticks_live": sticks_live(app["state"], app["throw"]),
                 "seq": self.seq,
                 "log": log,
             }
+
+
+    def _board_words(self, app):
+        """The App's public state as explain() reads it (host_tools/explain.py)."""
+        board = {"state": app["state"], "turn": app["turn"], "throw": app["throw"],
+                 "roles": list(self.roles)}
+        if app["mode"] == "computer" and app["computer"]:
+            board["computer_side"] = app["computer"].get("side")
+        if app["state"] == "game_over":
+            game = self._app_value("game")
+            board["winner"] = getattr(game, "winner", None)
+            board["score"] = getattr(game, "score", None)
+        return board
 
 
 class Clock:

@@ -40,7 +40,9 @@ STREAM_MIN_S = 0.015     # at most ~60 pushes a second per page
 STREAM_PING_S = 15.0
 
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+         ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml",
+         ".json": "application/json; charset=utf-8"}
+LANGUAGES = ("en", "hu", "ru")      # host_tools/web/i18n/<lang>.json
 
 
 def _args(body, allowed):
@@ -118,6 +120,22 @@ def _action(server, name, body):
     raise SimError("no such action: %s" % name)
 
 
+def legend():
+    """Every light role as it looks, from the firmware's own table
+    (firmware/lights.py): colour, blink pattern and brightness."""
+    from firmware.lights import PATTERNS, STYLES
+    roles = []
+    for role in ("movable", "lifted", "target", "put", "take", "error", "missing",
+                 "computer_from", "computer_to", "setup", "winner", "turn", "nomove",
+                 "stick_white", "stick_black"):
+        colour, pattern, level = STYLES[role]
+        kind, period, data = PATTERNS[pattern]
+        roles.append({"role": role, "rgb": list(colour), "level": level,
+                      "pattern": pattern, "kind": ("steady", "steps", "tri")[kind],
+                      "period": period, "data": list(data) if isinstance(data, tuple) else data})
+    return roles
+
+
 class Handler(BaseHTTPRequestHandler):
     server_version = "senet-board-sim"
     protocol_version = "HTTP/1.1"
@@ -157,13 +175,18 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/api/stream":
             since = self._since(url.query)
             return self._stream(since or 0)
+        if path == "/api/page":
+            return self._json(HTTPStatus.OK, self.server.page_options())
+        if path == "/api/legend":
+            return self._json(HTTPStatus.OK, legend())
         if path == "/":
             path = "/index.html"
         name = posixpath.basename(path)
-        if path != "/" + name or name.startswith("."):
+        folder = posixpath.dirname(path)
+        if folder not in ("/", "/i18n") or name.startswith("."):
             return self._error(HTTPStatus.NOT_FOUND, "no such page: %s" % url.path)
         ext = os.path.splitext(name)[1]
-        full = os.path.join(WEB_DIR, name)
+        full = os.path.join(WEB_DIR, folder.strip("/"), name)
         if ext not in TYPES or not os.path.isfile(full):
             return self._error(HTTPStatus.NOT_FOUND, "no such page: %s" % url.path)
         with open(full, "rb") as f:
@@ -237,6 +260,9 @@ class Handler(BaseHTTPRequestHandler):
         since = body.pop("since", None)
         if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
             return self._error(HTTPStatus.BAD_REQUEST, "since must be a whole number")
+        if self.server.read_only:
+            return self._error(HTTPStatus.FORBIDDEN, "this page mirrors a real board and "
+                               "only shows it: play on the board itself")
         if name not in ACTIONS:
             return self._error(HTTPStatus.NOT_FOUND, "no such action: %s (there are: %s)"
                                % (name, ", ".join(ACTIONS)))
@@ -258,12 +284,20 @@ class SimServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, sim, host="127.0.0.1", port=0, clock=None, verbose=False):
+    def __init__(self, sim, host="127.0.0.1", port=0, clock=None, verbose=False,
+                 lang=None, read_only=False):
         self.sim = sim
         self.clock = clock
         self.verbose = verbose
+        self.lang = lang                  # --lang: the page's language unless the URL names one
+        self.read_only = read_only        # the mirror of a real board: no POST changes anything
         self.stopping = threading.Event()
         ThreadingHTTPServer.__init__(self, (host, port), Handler)
+
+    def page_options(self):
+        """What the page needs to know about this server before it draws."""
+        return {"lang": self.lang, "languages": list(LANGUAGES),
+                "mirror": self.read_only}
 
     @property
     def url(self):
@@ -277,3 +311,32 @@ class SimServer(ThreadingHTTPServer):
         self.sim.close()
         if self.clock is not None:
             self.clock.stop()
+
+
+def page_url(base, lang=None, view=None):
+    """The page's address with its language and view, as the command asked."""
+    query = []
+    if view == "kiosk":
+        query.append("view=kiosk")
+    if lang:
+        query.append("lang=" + lang)
+    return base + ("?" + "&".join(query) if query else "")
+
+
+def serve(server, title, lang=None, view=None, browser=True, on_stop=None):
+    """Print the page's address (opening a browser on it) and serve until Ctrl-C."""
+    import webbrowser
+    url = page_url(server.url, lang, view)
+    print("%s: %s  (Ctrl-C stops it)" % (title, url), flush=True)
+    if browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        print("\nstopping", flush=True)
+    finally:
+        if on_stop is not None:
+            on_stop()
+        server.stop()
+        server.server_close()
+    return 0

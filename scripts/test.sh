@@ -20,9 +20,9 @@ if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
     python3 -m venv .venv
 fi
-echo "== installing the project with its test extras"
+echo "== installing the project with its test and cad extras"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -m pip install -q -e '.[test,cad]'
 
 export PATH="$PWD/.venv/bin:$PATH"
 echo "== running the tests"

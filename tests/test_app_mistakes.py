@@ -47,6 +47,41 @@ def test_a_knocked_piece_while_waiting_is_shown_as_missing(tmp_path):
     assert board.last("throw")["value"] == 2
 
 
+NOT_MATCHING = {"event": "notice", "message": "throw ignored: the board does not match the game"}
+
+
+def test_a_press_with_a_piece_off_its_square_is_ignored_with_a_notice(tmp_path):
+    board = board_at(CAPTURE, tmp_path, rng=throws(3, 2))
+    board.lift(12).wait()                                 # shown as missing
+    board.clear()
+    board.press()
+    assert board.events_of("notice") == [NOT_MATCHING]
+    assert board.events_of("throw") == [] and board.app.throw is None
+    # Still in the hand, before the board has come to rest: ignored all the same.
+    board.place(12).wait()
+    board.lift(12, ms=40)
+    board.clear()
+    board.press(ms=60)
+    assert board.events_of("notice") == [NOT_MATCHING] and board.events_of("throw") == []
+    board.place(12).wait()
+    board.clear()
+    board.press()                                         # the board matches: a throw
+    assert board.events_of("notice") == [] and board.last("throw")["value"] == 3
+
+
+def test_an_opening_throw_on_a_wrong_board_is_ignored_with_a_notice():
+    board = BoardSim(rng=throws(2))
+    board.setup()
+    board.lift(1).wait()
+    board.clear()
+    board.press()
+    assert board.events_of("notice") == [NOT_MATCHING] and board.events_of("throw") == []
+    board.place(1).wait()
+    board.press()
+    assert board.last("throw") == {"event": "throw", "side": None, "player": 1, "value": 2,
+                                   "sticks": [1, 1, 0, 0], "opening": True}
+
+
 def test_a_chattering_switch_does_not_make_a_move(tmp_path):
     board = board_at(CAPTURE, tmp_path, rng=throws(2))
     board.press()

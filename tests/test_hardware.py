@@ -278,3 +278,101 @@ def test_bom_lists_every_part_the_guide_names():
     assert qty["1N4148"] == 30 and qty["SN74HC165N"] == 4
     assert all(r["option"] in ("all", "matrix", "shift", "2a") for r in rows)
     assert re.search(r"10-15 AT", text)
+
+
+# --- config.json as the board reads it ---------------------------------------
+
+def config_md_examples():
+    """Every JSON example in docs/config.md (the ```json blocks)."""
+    doc = read("docs/config.md")
+    return re.findall(r"```json\n(.*?)```", doc, re.S)
+
+
+def test_docs_config_md_has_examples():
+    assert config_md_examples()
+
+
+@pytest.mark.parametrize("example", config_md_examples())
+def test_every_example_in_docs_config_md_passes_the_check(example, tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(example)
+    proc = subprocess.run([sys.executable, "-m", "host_tools.hardware", "check", str(path)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "pin map OK" in proc.stdout
+
+
+def test_a_partial_config_is_checked_against_the_defaults(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{"pins": {"button": 22}}')
+    assert hardware.main(["check", str(path)]) == 0
+    wiring = hardware.check_config({"pins": {"button": 22}})
+    assert wiring["scanner"] == "matrix" and wiring["pins"]["button"] == 22
+    assert wiring["pins"]["led"] == shipped()["pins"]["led"]
+    assert wiring["leds"] == shipped()["leds"]
+
+
+def test_a_partial_config_that_clashes_with_a_default_pin_is_refused(tmp_path, capsys):
+    path = tmp_path / "config.json"
+    path.write_text('{"pins": {"button": 16}}')             # 16 is the LED's default
+    assert hardware.main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "pins.button" in err and "GP16" in err and err.count("\n") == 1
+
+
+def test_a_config_the_firmware_would_refuse_is_refused(tmp_path, capsys):
+    path = tmp_path / "config.json"
+    path.write_text('{"settle_ms": 1}')
+    assert hardware.main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "settle_ms" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("content, words", [
+    (b'{"ruleset": "kendall"', "not valid JSON"),
+    ('{"ruleset": "k\u00e9ndall"}'.encode("latin-1"), "not UTF-8"),
+    (b"[1, 2]", "JSON object"),
+])
+def test_a_file_that_is_not_a_config_gets_one_line(tmp_path, content, words):
+    path = tmp_path / "config.json"
+    path.write_bytes(content)
+    proc = subprocess.run([sys.executable, "-m", "host_tools.hardware", "check", str(path)],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert words in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+
+
+# --- the power budget at its edges ----------------------------------------------
+
+def test_the_cap_is_clamped_to_the_8_bit_range():
+    from host_tools import hw_power
+    assert hw_power.max_cap(100, 36) == 0          # 80 mA budget < 86 mA fixed part
+    assert hw_power.channel_sum_max(100, 36) == 0
+    assert hw_power.max_cap(100000, 36) == 255     # more than the strip can draw
+
+
+@pytest.mark.parametrize("limit", [150, 500, 700, 1000, 2000, 2800])
+def test_the_cap_is_the_largest_in_budget_for_any_supply(limit):
+    from host_tools import hw_power
+    cap = hw_power.max_cap(limit, 36)
+    budget = limit * 0.8
+    assert worst_ma(36, cap) <= budget < worst_ma(36, cap + 1)
+    total = hw_power.channel_sum_max(limit, 36)
+    # the frame channel sum at the limit fits, one more does not
+    assert 36 + 50 + total * 20 / 255.0 <= budget < 36 + 50 + (total + 1) * 20 / 255.0
+
+
+def test_whole_numbers_are_pins_as_the_firmware_reads_them_and_booleans_are_not():
+    """docs/config.md: 300 or 300.0; true/false are not numbers."""
+    assert hardware.check_config({"pins": {"button": 22.0}})["pins"]["button"] == 22.0
+    with pytest.raises(ValueError, match="pins.button"):
+        hardware.check_config({"pins": {"button": True}})
+    with pytest.raises(ValueError, match="pins.button"):
+        hardware.check_config({"pins": {"button": 22.5}})
+
+
+def test_a_stick_led_on_a_square_led_is_refused_naming_the_square():
+    pinmap = shipped()
+    pinmap["leds"]["sticks"] = 29
+    with pytest.raises(ValueError, match=r"leds.sticks: LED 29 already shows square 30"):
+        hardware.check_pinmap(pinmap)

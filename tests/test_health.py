@@ -62,6 +62,13 @@ def test_uptime_adds_up_the_loop_time():
     assert health.due(0) and not health.due(1000) and health.due(300000)
 
 
+def test_the_power_on_report_counts_as_the_periodic_one():
+    health = Health(None, count_boot=False)
+    assert health.report(5000)["event"] == "health"
+    assert not health.due(5000) and not health.due(304999)
+    assert health.due(305000)
+
+
 def test_a_full_crash_log_never_grows_beyond_its_bound(tmp_path):
     health = Health(str(tmp_path))
     sizes = []
@@ -169,6 +176,33 @@ def test_an_exception_in_a_step_is_logged_and_the_board_restarts_into_the_saved_
     health = [e for e in out if e["event"] == "health"]
     assert health[0]["boots"] == 2 and health[0]["crashes"] == 1
     assert [e for e in out if e["event"] == "hello"][0]["watchdog"] is False
+
+
+def test_power_on_sends_one_health_event_and_the_next_five_minutes_later(pico, monkeypatch,
+                                                                        capsys):
+    clock = [1000]
+
+    def ticks_ms():
+        clock[0] += 100                  # one loop: 100 ms
+        return clock[0]
+    monkeypatch.setattr(hal, "ticks_ms", ticks_ms)
+    stop_after(monkeypatch, 2990, KeyboardInterrupt())    # 299 s of loops
+    with pytest.raises(KeyboardInterrupt):
+        run_board(pico)
+    out = events_in(capsys.readouterr().out)
+    names = [e["event"] for e in out]
+    assert names[:2] == ["hello", "health"]
+    assert names.count("health") == 1    # not a second one from the loop's first turn
+    monkeypatch.undo()
+    monkeypatch.setattr(hal, "sleep_ms", lambda ms: None)
+    monkeypatch.setattr(board_loop.SerialLines, "lines", lambda self: [])
+    monkeypatch.setattr(hal, "ticks_ms", ticks_ms)
+    clock[0] = 1000
+    stop_after(monkeypatch, 3010, KeyboardInterrupt())    # just past 300 s
+    with pytest.raises(KeyboardInterrupt):
+        run_board(pico)
+    out = events_in(capsys.readouterr().out)
+    assert [e["event"] for e in out].count("health") == 2
 
 
 def test_the_next_app_resumes_the_game_saved_before_the_crash(tmp_path):

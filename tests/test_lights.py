@@ -256,3 +256,49 @@ def test_cap_out_of_range_is_refused():
 def test_budget_is_eighty_percent_of_the_supply():
     assert lights.budget_ma() == pins.BUDGET_MA
     assert lights.budget_ma(2000) == pins.BUDGET_MA_2A
+
+
+# -- each role's colour, as docs/lights.md names it -------------------------------
+
+# The Okabe-Ito colours in linear light, scaled to 255 (firmware/lights.py).
+PALETTE = {
+    "blue": (0, 95, 255), "sky blue": (28, 146, 255), "bluish green": (0, 255, 126),
+    "orange": (255, 113, 0), "vermillion": (255, 41, 0), "yellow": (255, 228, 15),
+    "reddish purple": (255, 80, 163), "white": (255, 255, 255),
+}
+LEVELS = {"dim": lights._LOW, "medium": lights._MID, "bright": lights._HIGH,
+          "brightest": lights._FULL}
+
+
+def documented_looks():
+    """role -> (colour name, level name) from the tables of docs/lights.md."""
+    text = open(os.path.join(ROOT, "docs", "lights.md")).read()
+    looks = {}
+    for role, look in re.findall(r"^\| ([a-z_]+) \| ([^|]+) \|", text, re.M):
+        parts = [p.strip() for p in look.split(",")]
+        if parts[0] in PALETTE:
+            level = [p for p in parts if p in LEVELS]
+            looks[role] = (parts[0], level[0] if level else None)
+    return looks
+
+
+def test_every_role_is_documented_with_its_colour():
+    looks = documented_looks()
+    assert set(STYLES) - {""} == set(looks), set(STYLES) ^ set(looks)
+
+
+@pytest.mark.parametrize("role", sorted(set(STYLES) - {""}))
+def test_each_role_is_drawn_in_its_documented_colour_at_its_level(role):
+    colour_name, level_name = documented_looks()[role]
+    colour = PALETTE[colour_name]
+    colour_, pattern, level = STYLES[role]
+    if level_name is not None:
+        assert level == LEVELS[level_name]
+    # Drawn at full cap at the pattern's brightest moment: the colour, at the level.
+    kind, period, _ = PATTERNS[pattern]
+    t = period // 2 if kind == 2 else 0          # a swell peaks half way; a blink starts on
+    if role == "attract":
+        t = period // 2                          # LED 0 of the travelling glow
+    got = Lights({"count": 1}, 255).render(t, [role])[0]
+    assert got == tuple(c * level // 255 for c in colour), (role, colour_name)
+

@@ -40,14 +40,16 @@ def test_a_new_game_begins_with_the_how_to_play_lights_which_end_by_themselves()
     assert board.app.state == "howto"
     assert whats(board) == ["howto"]
     lit = board.app.led_roles
-    assert lit[30:34] == ["stick_white", "stick_black", "stick_white", "stick_white"]
-    assert lit[34] == "turn"                          # black's side light: player 1
+    # The game's real first move (K4): a 1, white's light, white's pieces on
+    # 2..10 movable, 10 lifted with its one destination 11, then put on 12.
+    assert lit[30:34] == ["stick_white", "stick_black", "stick_black", "stick_black"]
+    assert lit[34] == "" and lit[35] == "turn"         # white starts in kendall
     board.wait(2000)
-    assert squares_lit(board, "movable") == [1, 3, 5, 7, 9]
+    assert squares_lit(board, "movable") == [2, 4, 6, 8, 10]
     board.wait(2000)
-    assert squares_lit(board, "lifted") == [9] and squares_lit(board, "target") == [11, 12]
+    assert squares_lit(board, "lifted") == [10] and squares_lit(board, "target") == [11]
     board.wait(2000)
-    assert squares_lit(board, "error") == [14] and squares_lit(board, "missing") == [9]
+    assert squares_lit(board, "error") == [12] and squares_lit(board, "missing") == [10]
     board.wait(2100)
     assert board.app.state == "opening"
     assert board.last("museum") == {"event": "museum", "what": "howto_done", "skipped": False}
@@ -183,16 +185,126 @@ def test_commands_that_change_the_game_are_refused_and_state_still_answers():
     assert state[0]["event"] == "state" and state[0]["position"] == before[0]
 
 
-def test_a_visitor_alone_presses_twice_and_the_board_plays_the_other_side():
-    board = in_play(throws(2, 1, 3, 2))
-    board.move(10, 11)                       # white's 1; white throws again
-    board.press()                            # a 3 for white...
-    board.press()                            # ...and a press again without moving
-    assert board.last("museum") == {"event": "museum", "what": "computer", "side": "W"}
-    board.wait(1500)
+# -- a visitor alone: the offer, the takeover, the hand-back ------------------------
+
+DEFAULT_TIMES = {"attract_s": 90, "reset_s": 600, "reset_after_game_s": 180}
+BLACK_LIGHT = 34                          # config leds.side_black
+
+
+def black_waits(rng):
+    """A museum board where white has just played (10-11 with a 1, then
+    11-13 with a 2) and black's throw is due: white's visitor is alone."""
+    board = museum(rng=rng, timings=DEFAULT_TIMES)
+    board.setup()
+    board.press()                         # ends the how-to; throws nothing
+    board.press().press()                 # opening: 2, then 1 (K4): white starts
+    board.move(10, 11)                    # the 1 throws again (K5)
+    board.press()                         # a 2 for white
+    board.move(11, 13)
+    assert board.app.state == "throw" and board.app.turn == "B"
+    board.clear()
+    return board
+
+
+def test_a_quiet_turn_after_the_other_side_played_brings_the_offer_on_that_sides_light():
+    board = black_waits(throws(2, 1, 2))
+    board.wait(14000)
+    assert whats(board) == []
+    assert board.app.led_roles[BLACK_LIGHT] == "turn"
+    board.wait(1100)
+    assert board.events_of("museum") == [{"event": "museum", "what": "offer", "side": "B"}]
+    assert board.app.led_roles[BLACK_LIGHT] == "offer"
+    assert board.app.computer is None         # offered, not taken
+    assert board.app.state == "throw" and board.events_of("throw") == []
+
+
+def test_the_board_takes_the_offered_side_only_after_the_offer_has_shown():
+    board = black_waits(throws(2, 1, 2, 2))
+    board.wait(15100)
+    assert whats(board) == ["offer"]
+    board.wait(9000)
+    assert board.app.computer is None         # the offer still shows
+    assert board.app.led_roles[BLACK_LIGHT] == "offer"
+    board.wait(1000)
+    assert whats(board) == ["offer", "computer"]
+    assert board.last("museum") == {"event": "museum", "what": "computer", "side": "B"}
+    assert board.app.led_roles[BLACK_LIGHT] == "turn"
+    board.wait(2000)                          # it throws for black, then chooses
+    assert board.last("throw")["by"] == "computer" and board.last("throw")["side"] == "B"
     chosen = board.last("computer")
-    assert chosen is not None and chosen["side"] == "W"
-    assert board.squares_with("computer_from")
+    assert chosen["side"] == "B" and board.squares_with("computer_from")
+    origin, to = chosen["move"].split("-")
+    board.move(int(origin), int(to))          # the visitor carries its move out
+    assert board.last("move")["move"] == chosen["move"]
+    assert board.app.turn == "W" and board.app.computer is not None
+
+
+def test_a_touch_or_a_press_during_the_offer_withdraws_it_and_the_press_throws():
+    board = black_waits(throws(2, 1, 2, 3))
+    board.wait(15100)
+    assert whats(board) == ["offer"]
+    board.press()                             # a second visitor plays black
+    assert whats(board) == ["offer", "offer_withdrawn"]
+    assert board.last("throw") == {"event": "throw", "side": "B", "value": 3,
+                                   "sticks": [1, 1, 1, 0], "moves": board.last("throw")["moves"]}
+    assert board.app.led_roles[BLACK_LIGHT] == "turn"
+    board.wait(30000)                         # black's throw waits to be played: no offer
+    assert whats(board) == ["offer", "offer_withdrawn"] and board.app.computer is None
+
+
+def test_no_offer_while_the_side_to_throw_is_the_one_that_just_played():
+    board = museum(rng=throws(2, 1), timings=DEFAULT_TIMES)
+    board.setup().press().press().press()
+    board.move(10, 11)                        # white's 1: white throws again (K5)
+    assert board.app.state == "throw" and board.app.turn == "W"
+    board.clear()
+    board.wait(40000)
+    assert "offer" not in whats(board) and board.app.computer is None
+
+
+def test_a_press_on_the_computers_turn_hands_the_side_back_with_its_throw():
+    board = black_waits(throws(2, 1, 2, 1))   # black's 1: five legal moves
+    board.wait(25100)
+    assert board.app.computer is not None
+    board.wait(2000)
+    chosen = board.last("computer")
+    assert chosen is not None and board.squares_with("computer_from")
+    board.press()                             # a person takes black back
+    assert board.last("museum") == {"event": "museum", "what": "hand_back", "side": "B"}
+    assert board.app.computer is None
+    assert board.last("notice") is None       # the press was not an ignored throw
+    assert not board.squares_with("computer_from") and not board.squares_with("computer_to")
+    assert board.app.state == "move" and board.app.throw == 1
+    # The pending throw is the person's: any legal move counts, not only the
+    # computer's choice.
+    others = [m for m in board.app.moves if m.text != chosen["move"]]
+    assert len(others) == 4
+    board.play(others[-1])
+    assert board.last("move")["move"] == others[-1].text
+
+
+def test_a_press_before_the_computers_throw_hands_the_side_back_and_throws_nothing():
+    board = black_waits(throws(2, 1, 2, 4))
+    board.wait(25100)
+    assert board.app.computer is not None
+    board.press()                             # within its pause at rest
+    assert board.last("museum")["what"] == "hand_back"
+    assert board.events_of("throw") == [] and board.app.state == "throw"
+    board.press()                             # now the person throws for black
+    assert board.last("throw")["value"] == 4 and "by" not in board.last("throw")
+
+
+def test_an_impatient_double_press_gives_nothing_away():
+    board = black_waits(throws(2, 1, 2, 3))
+    board.press()                             # black's visitor throws a 3...
+    board.press()                             # ...and presses again without moving
+    assert board.last("notice") == {"event": "notice",
+                                    "message": "throw ignored: finish the move first"}
+    assert whats(board) == [] and board.app.computer is None
+    assert board.app.state == "move" and board.app.turn == "B" and board.app.throw == 3
+    board.wait(40000)                         # a throw waits to be played: nothing offered
+    assert "offer" not in whats(board) and "computer" not in whats(board)
+    assert board.events_of("computer") == []
 
 
 class _ShortHeap:
@@ -209,31 +321,26 @@ class _ShortHeap:
         return self.free
 
 
-def test_with_no_room_for_the_computer_the_visitor_is_told_and_plays_on(monkeypatch):
+def test_with_no_room_for_the_computer_nothing_is_offered_and_the_visitor_is_told(monkeypatch):
     from firmware import museum as museum_module
     short = _ShortHeap(free=1000)
     monkeypatch.setattr(museum_module, "gc", short)
-    board = in_play(throws(2, 1, 3, 2))
-    board.move(10, 11)
-    board.press()                            # a 3 for white...
-    board.press()                            # ...and a press again without moving
-    assert board.last("museum") == {"event": "museum", "what": "no_computer",
-                                    "reason": "no room"}
+    board = black_waits(throws(2, 1, 2, 3))
+    board.wait(15100)
+    assert board.events_of("museum") == [{"event": "museum", "what": "no_computer",
+                                          "reason": "no room"}]
     assert short.collected                   # the garbage went first
-    assert board.app._computer is None
-    board.wait(1500)
-    assert board.last("computer") is None    # nobody plays white for the visitor
-    assert board.app.state == "move" and board.app.turn == "W"
-    board.move(11, 14)                       # the visitor moves white with the 3
-    assert board.last("move")["move"] == "11-14"
+    board.wait(15000)
+    assert whats(board) == ["no_computer"] and board.app.computer is None
+    assert board.app.led_roles[BLACK_LIGHT] == "turn"
+    board.press()                            # the visitor plays black as well
+    assert board.last("throw")["value"] == 3
 
 
 def test_with_room_for_the_computer_it_joins(monkeypatch):
     from firmware import museum as museum_module
     words = museum_module._COMPUTER_WORDS
     monkeypatch.setattr(museum_module, "gc", _ShortHeap(free=words * 8))
-    board = in_play(throws(2, 1, 3, 2))
-    board.move(10, 11)
-    board.press()
-    board.press()
-    assert board.last("museum") == {"event": "museum", "what": "computer", "side": "W"}
+    board = black_waits(throws(2, 1, 2, 2))
+    board.wait(25100)
+    assert board.last("museum") == {"event": "museum", "what": "computer", "side": "B"}

@@ -2,7 +2,8 @@
 
 import pytest
 
-from engine import Position, PositionError, ruleset, parse_move_text, OFF
+from engine import Position, PositionError, IllegalMoveError, ruleset, parse_move_text, OFF
+from engine.game import Game
 from engine.sticks import probabilities, throw_from_bits
 from enginehelp import P, moves, texts
 
@@ -103,3 +104,76 @@ def test_effects_describe_the_water_trap_as_seen_by_the_sensors():
 def test_effects_of_leaving_the_board():
     (move,) = ruleset("kendall").legal_moves(P("W", W=[30], B=[1]), 1)
     assert move.leaves and move.effects() == ([30], [])
+
+
+# -- refused moves: IllegalMoveError names the rule ---------------------------
+
+def _refusal(rs, position, throw, text):
+    with pytest.raises(IllegalMoveError) as exc:
+        ruleset(rs).find_move(position, throw, text)
+    return exc.value
+
+
+@pytest.mark.parametrize("rs,position,throw,text,rule", [
+    ("kendall", P("B", B=[3, 4], W=[20]), 2, "3-6", "K8"),       # jumping its own partner
+    ("kendall", P("B", B=[3, 4], W=[20]), 2, "4-7", "K6"),       # the throw ends on 6
+    ("kendall", P("W", W=[21, 22], B=[18, 19, 20, 23, 24]), 1, "21-20", "K8"),   # a group protects
+    ("kendall", P("W", W=[13], B=[15]), 2, "13-15", "K10"),
+    ("kendall", P("W", W=[13, 28], B=[18]), 2, "28-30", "K13"),
+    ("kendall", P("W", W=[26], B=[29]), 5, "26-off", "K13"),     # beyond 30
+    ("kendall", P("W", W=[12, 14], B=[1]), 2, "12-14", "K7"),
+    ("kendall", P("W", W=[13, 28], B=[18]), 2, "13-11", "K15"),   # forward exists
+    ("kendall", P("W", W=[3], B=[4, 5, 6, 7]), 4, "3-1", "K15"),  # below square 1
+    ("hungarian", P("B", B=[8, 26], W=[1]), 4, "26-off", "H12"),
+    ("hungarian", P("B", B=[12], W=[14, 15]), 2, "12-14", "H7"),
+    ("hungarian", P("B", B=[12], W=[13, 14, 15]), 4, "12-16", "H8"),
+    ("hungarian", P("B", B=[24], W=[26]), 2, "24-26", "H9"),
+])
+def test_a_refused_move_names_the_one_rule_that_refuses_it(rs, position, throw, text, rule):
+    error = _refusal(rs, position, throw, text)
+    assert error.rule == rule
+    assert str(error).startswith("%s is not a legal move for %s with a throw of %d in %s: %s: " % (
+        text, position.turn, throw, position.text(), rule))
+
+
+def test_a_refused_move_is_still_a_position_error():
+    with pytest.raises(PositionError):
+        ruleset("kendall").find_move(P("B", B=[3, 4], W=[20]), 2, "3-6")
+
+
+def test_a_move_from_an_empty_square_names_no_rule():
+    error = _refusal("kendall", P("B", B=[3, 4], W=[20]), 2, "5-7")
+    assert error.rule is None and "no piece of the side to move on 5" in str(error)
+
+
+def test_malformed_move_text_is_not_an_illegal_move():
+    with pytest.raises(PositionError) as exc:
+        ruleset("kendall").find_move(ruleset("kendall").start(), 2, "ten-twelve")
+    assert not isinstance(exc.value, IllegalMoveError)
+
+
+def test_C4_game_play_refuses_a_move_made_for_a_different_throw():
+    # 10-11 with a 1 and 10-12 with a 2 are moves of the start; a Move object
+    # made for the 2 must not be played when the throw is a 1, even though
+    # with a 1 the same piece may move too
+    rs = ruleset("kendall")
+    game = Game(rs)
+    (made_for_two,) = rs.legal_moves(game.position, 2)
+    game.set_throw(1)
+    with pytest.raises(IllegalMoveError) as exc:
+        game.play(made_for_two)
+    assert exc.value.rule == "C4" and "made for a throw of 2" in str(exc.value)
+    assert game.position == rs.start() and game.throw == 1 and game.ply_count == 0
+
+
+def test_C4_the_same_move_text_made_for_another_throw_is_refused():
+    # H11: 28-off is the move of a 2 and of a 4 alike, but a 2 passes the
+    # sticks and a 4 throws again; the Move made for the 2 is not played for the 4
+    rs = ruleset("hungarian")
+    position = P("B", B=[12, 28], W=[1])
+    (made_for_two,) = [m for m in rs.legal_moves(position, 2) if m.text == "28-off"]
+    game = Game(rs, position=position)
+    game.set_throw(4)
+    with pytest.raises(IllegalMoveError):
+        game.play(made_for_two)
+    assert game.play("28-off").again is True

@@ -64,7 +64,9 @@ def test_H8_a_small_block_is_jumped_a_big_block_is_not():
 def test_H8_own_pieces_never_block_unless_the_option_says_so():
     position = P("B", B=[12, 13, 14, 15], W=[1])
     assert texts(H, position, 4) == ["12-16", "13-17", "14-18", "15-19"]
-    assert texts(ruleset(H, own_groups_block=True), position, 4) == ["13-17", "14-18", "15-19"]
+    # with the option, the mover counts in its own group (H8 decision): 12..15
+    # are a group of four, so only the front piece is free to go
+    assert texts(ruleset(H, own_groups_block=True), position, 4) == ["15-19"]
 
 
 def test_H9_pieces_on_26_28_29_cannot_be_captured_even_lone():
@@ -151,3 +153,40 @@ def test_H_random_games_all_end():
     for seed in range(30):
         game = play_game(ruleset(H), seed)
         assert game.winner in ("B", "W"), "seed %d" % seed
+
+
+# -- the second pass: what the first tests missed -----------------------------
+
+def test_H8_own_groups_block_counts_the_mover_in_a_group_of_three():
+    # RULES.md: black on 3, 4, 5 moving from 3 passes a group of three and is blocked
+    position = P("B", B=[3, 4, 5], W=[20])
+    assert texts(ruleset(H, own_groups_block=True), position, 4) == ["5-9"]
+    assert texts(ruleset(H, own_groups_block=True), position, 3) == ["5-8"]
+    # without the option own pieces never block
+    assert texts(H, position, 4) == ["3-7", "4-8", "5-9"]
+
+
+def test_H8_own_groups_block_a_pair_with_the_mover_is_still_passed():
+    # 3 and 4 are only two, mover included: 3 passes 4
+    assert texts(ruleset(H, own_groups_block=True), P("B", B=[3, 4], W=[20]), 3) == ["3-6", "4-7"]
+
+
+def test_H8_a_big_block_met_backward_is_not_jumped_a_small_one_is():
+    # 29 cannot leave (H12: black has a piece on 2, itself walled in)
+    big = P("B", B=[2, 29], W=[3, 4, 5, 24, 25, 26])
+    assert texts(H, big, 6) == []
+    small = P("B", B=[2, 29], W=[3, 4, 5, 25, 26])
+    assert texts(H, small, 6) == ["29-23"]
+
+
+def test_H7_backward_onto_a_pair_is_refused_onto_a_lone_piece_captures():
+    # black's 2 is walled in, 29 may not leave (H12): backward moves are forced
+    assert texts(H, P("B", B=[2, 29], W=[3, 4, 5, 24, 25]), 4) == []
+    assert moves(H, P("B", B=[2, 29], W=[3, 4, 5, 25]), 4) == {
+        "29-25": P("B", B=[2, 25], W=[3, 4, 5, 29]).text()}     # a 4 throws again (H5)
+
+
+def test_H12_a_piece_on_square_10_holds_back_a_piece_that_could_leave():
+    assert texts(H, P("B", B=[10, 26], W=[1]), 4) == ["10-14"]
+    # one square further on, the home row is empty and 26 may leave
+    assert texts(H, P("B", B=[11, 26], W=[1]), 4) == ["11-15", "26-off"]

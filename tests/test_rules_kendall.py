@@ -204,3 +204,67 @@ def test_undo_reverses_a_capture_that_moved_on_and_a_water_return():
         game.play(text)
         entry = game.undo()
         assert game.position == start and entry == ("W", throw, text, start)
+
+
+# -- the second pass: what the first tests missed -----------------------------
+
+def test_K8_the_mover_still_counts_in_its_pair_forward():
+    # black on 3 and 4 are a pair as the move begins: 3 cannot jump 4 (RULES.md)
+    assert moves(K, P("B", B=[3, 4], W=[20]), 2) == {"4-6": P("W", B=[3, 6], W=[20]).text()}
+
+
+def test_K8_a_lone_enemy_beside_the_mover_stays_lone_and_is_jumped():
+    # white on 3, black on 4, 5 empty: the black piece is lone (the mover is white)
+    assert moves(K, P("W", W=[3], B=[4]), 2) == {"3-6": P("B", W=[6], B=[4]).text()}
+
+
+def test_K8_the_mover_still_counts_in_its_pair_backward():
+    # white 21, 22 behind black's four: no forward move (K15).  Backward, 22
+    # cannot jump its partner on 21; 21 steps back alone
+    position = P("W", W=[21, 22], B=[23, 24, 25, 26])
+    assert texts(K, position, 1) == ["21-20"]
+    assert texts(K, position, 2) == ["21-19"]
+
+
+def test_K8_a_pair_met_backward_protects_itself():
+    # landing backward on either piece of a pair is illegal, so is jumping it
+    position = P("W", W=[20], B=[17, 18, 21, 22, 23, 24])
+    assert texts(ruleset(K, pieces=7), position, 2) == []
+    assert texts(ruleset(K, pieces=7), position, 3) == []
+
+
+def test_K9_a_backward_move_never_takes_the_near_end_of_a_triple():
+    # the first example: 21-20 would take the end of black's 18..20
+    assert texts(K, P("W", W=[21, 22], B=[18, 19, 20, 23, 24]), 1) == []
+
+
+def test_K9_a_backward_move_never_takes_the_end_of_a_triple_after_a_jump():
+    # the second example: 11 jumps its own lone 7 and would end on 5,
+    # the near end of white's 3, 4, 5
+    assert texts(K, P("B", B=[2, 7, 11, 13], W=[3, 4, 5, 16, 17]), 5) == []
+
+
+def test_K9_forward_only_the_middle_never_an_end():
+    # white on 11 right behind black's 12, 13, 14: a 2 takes the middle; a 1
+    # would take the near end and a 3 would pass the triple, so both are
+    # refused and the piece must go back (K15)
+    position = P("W", W=[11], B=[12, 13, 14])
+    assert texts(K, position, 2) == ["11-13"]
+    assert texts(K, position, 1) == ["11-10"]
+    assert texts(K, position, 3) == ["11-8"]
+
+
+def test_K12_the_water_with_15_taken_and_14_free_stops_on_14():
+    result = moves(K, P("W", W=[24], B=[15]), 3)
+    assert result == {"24-27": P("B", W=[14], B=[15]).text()}
+
+
+def test_K13_28_to_30_never_move_backward():
+    # nothing else can move, yet the piece on 29 does not step back
+    assert texts(K, P("W", W=[29], B=[1]), 3) == []
+
+
+def test_K10_a_backward_move_ending_on_15_throws_again():
+    # white 16 walled in by black's 17..20: back to 15 with a 1
+    (move,) = ruleset(K).legal_moves(P("W", W=[16], B=[17, 18, 19, 20]), 1)
+    assert (move.text, move.again) == ("16-15", True)

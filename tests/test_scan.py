@@ -170,6 +170,57 @@ def test_a_press_released_just_before_the_long_time_is_short():
     assert [r for r in results if r] == ["short"]
 
 
+def feed(button, levels, start=0):
+    """One update a millisecond from ``start``; ``levels`` says the raw level
+    at each. Returns {time: result} of the non-None results."""
+    out = {}
+    for i, level in enumerate(levels):
+        r = button.update(start + i, level)
+        if r:
+            out[start + i] = r
+    return out
+
+
+def test_the_press_counts_exactly_when_it_has_lasted_the_debounce_time():
+    b = Button(debounce_ms=30, long_ms=2000)
+    b.update(0, False)
+    assert b.update(100, True) is None and not b.held
+    assert b.update(129, True) is None and not b.held      # 29 ms: not yet
+    assert b.update(130, True) is None and b.held          # 30 ms: pressed
+
+
+def test_a_tap_one_ms_short_of_the_debounce_time_is_nothing_and_one_that_lasts_it_throws():
+    # Down from 0 to 29 (30 updates, 29 ms held) then up: never pressed.
+    b = Button(debounce_ms=30, long_ms=2000)
+    assert feed(b, [True] * 30 + [False] * 100) == {}
+    # Down from 0 to 30 (30 ms held): pressed at 30, "short" once the release
+    # has lasted the debounce time too (31 + 30).
+    b = Button(debounce_ms=30, long_ms=2000)
+    assert feed(b, [True] * 31 + [False] * 100) == {61: "short"}
+
+
+def test_the_long_press_fires_at_exactly_the_long_time():
+    b = Button(debounce_ms=30, long_ms=2000)
+    assert feed(b, [True] * 2001 + [False] * 100) == {2000: "long"}
+    # Let go at 2000 (held 2000 ms): long, as the release is seen.
+    b = Button(debounce_ms=30, long_ms=2000)
+    assert feed(b, [True] * 2000 + [False] * 100) == {2000: "long"}
+    # Let go at 1999 (held 1999 ms): short, once the release is debounced.
+    b = Button(debounce_ms=30, long_ms=2000)
+    assert feed(b, [True] * 1999 + [False] * 100) == {2029: "short"}
+
+
+def test_the_debouncer_takes_a_square_on_exactly_the_nth_equal_scan():
+    for scans in (1, 3, 5):
+        d = Debouncer(bits=30, scans=scans)
+        for _ in range(scans - 1):
+            assert d.update(1 << 29) == 0                  # square 30: not yet
+        assert d.update(1 << 29) == 1 << 29
+        for _ in range(scans - 1):
+            assert d.update(0) == 1 << 29
+        assert d.update(0) == 0
+
+
 def test_button_timing_survives_the_tick_counter_wrapping():
     period = 1 << 30                         # MicroPython's ticks_ms wraps here
 

@@ -456,3 +456,83 @@ def test_sim_command_line_options():
     sim.add_arguments(parser)
     args = parser.parse_args(["--ruleset", "hungarian", "--port", "0", "--no-browser", "--seed", "5"])
     assert (args.ruleset, args.port, args.no_browser, args.seed) == ("hungarian", 0, True, 5)
+
+
+# -- languages, words, the legend, the mirror's read-only server ----------------------------
+
+
+def test_the_page_options_the_language_files_and_the_legend(make_sim, tmp_path):
+    sim, client = make_sim()
+    status, reply = client.request("GET", "/api/page")
+    assert status == 200 and reply == {"lang": None, "languages": ["en", "hu", "ru"],
+                                       "mirror": False}
+    for lang in ("en", "hu", "ru"):
+        status, reply = client.request("GET", "/i18n/%s.json" % lang)
+        assert status == 200 and reply["text"]["do.capture"]
+    for path in ("/i18n/../sim.js", "/web/sim.js", "/i18n/xx.json", "/i18n/.hidden.json"):
+        assert client.request("GET", path)[0] == 404, path
+    status, legend = client.request("GET", "/api/legend")
+    from firmware.lights import PATTERNS, STYLES
+    lifted = [r for r in legend if r["role"] == "lifted"][0]
+    assert lifted["rgb"] == list(STYLES["lifted"][0]) and lifted["pattern"] == STYLES["lifted"][1]
+    assert lifted["kind"] == "tri" and lifted["period"] == PATTERNS["breathe"][1]
+    assert [r["kind"] for r in legend if r["role"] == "error"] == ["steps"]
+    server = SimServer(Sim(seed=1), "127.0.0.1", 0, lang="hu")
+    try:
+        assert server.page_options()["lang"] == "hu"
+    finally:
+        server.server_close()
+
+
+def test_the_state_carries_the_words(make_sim):
+    sim, client = make_sim()
+    client.tick(600)
+    state = client.state()
+    assert state["explain"] == {"kind": "opening", "status": [["status.opening", {}]],
+                                "instruction": [["do.opening.B", {}]]}
+    assert state["sticks_live"] is True
+    client.post("press")
+    client.tick(SETTLE)                               # seed 12: a 1, white starts (K4)
+    words = client.state()["explain"]
+    assert words["kind"] == "start" and words["status"][0] == ["status.start.W", {"player": 1}]
+
+
+def test_a_read_only_server_refuses_every_action_and_changes_nothing(tmp_path):
+    sim = Sim(seed=12)
+    server, thread = _serve(sim)
+    server.read_only = True
+    try:
+        client = Client(server)
+        before = client.state()
+        for action, body in (("press", {}), ("lift", {"square": 1}), ("new", {"ruleset": "kendall"}),
+                             ("command", {"line": '{"cmd": "throw"}'})):
+            status, reply = client.request("POST", "/api/" + action, body)
+            assert status == 403 and "only shows" in reply["error"], action
+        after = client.state()
+        assert after["pieces"] == before["pieces"] and after["seq"] == before["seq"]
+    finally:
+        server.shutdown()
+        server.stop()
+        server.server_close()
+        thread.join(5)
+
+
+def test_sim_config_problems_are_printed_on_the_terminal(tmp_path, capsys):
+    from host_tools import cli
+    config = tmp_path / "config.json"
+    config.write_text('{"settle_ms": 3, "brightness_cap": 999}')
+    assert cli.main(["sim", "--config", str(config), "--port", "70000", "--no-browser"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert any("settle_ms" in line and "using 250" in line for line in err), err
+    assert any("brightness_cap" in line for line in err), err
+    assert err[-1] == "senet-board sim: --port must be 0..65535"
+
+
+def test_show_command_line_and_page_address():
+    from host_tools import cli
+    from host_tools.simserver import page_url
+    args = cli.build_parser(["show"]).parse_args(["show", "--port", "/dev/ttyACM0", "--lang", "ru",
+                                                  "--view", "kiosk", "--http-port", "0"])
+    assert (args.port, args.lang, args.view, args.http_port) == ("/dev/ttyACM0", "ru", "kiosk", 0)
+    assert page_url("http://h/", "ru", "kiosk") == "http://h/?view=kiosk&lang=ru"
+    assert page_url("http://h/", None, "full") == "http://h/"

@@ -184,7 +184,8 @@ def test_a_game_in_the_browser(page, served, tmp_path):
         if roles[s - 1] in ("", "target", "movable"):
             assert glow_colour(page, s) == css(frame[s - 1]), s
     filt = page.eval_on_selector(sq(11) + " .glow", "el => el.style.filter")
-    assert filt == "brightness(%s)" % round(gain, 3)
+    # brightened by 255 / cap, then gamma-encoded as a screen expects (LEDs give linear light)
+    assert filt == 'brightness(%s) url("#led-gamma")' % round(gain, 3)
     leds = sim.leds
     for i in range(4):                           # the sticks of the throw: steady lights
         stick = '.led.stick[data-stick="%d"] .glow' % i

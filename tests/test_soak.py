@@ -18,14 +18,14 @@ from mpyhelp import compile_lib, tool
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SCRIPT = os.path.join(HERE, "bench", "soak.py")
-# On the MicroPython unix port (64-bit: its objects are about twice the
-# Pico's, whose heap has some 200 KB free) the soak runs three simulated
-# hours in the 96 KB heap. There the computer opponent has no room
-# beside a museum game: a lone visitor's call for it is answered with a
-# ``no_computer`` event and counted. In 112 KB it joins, and leaves with each
-# game; that run checks it.
-TARGET_HEAP = "96k"
-ROOMY_HEAP = "112k"
+# On the MicroPython unix port (64-bit: its objects take about 1.75 times
+# the Pico's room; the Pico's heap is 246 KB, some 171 KB of it free with a
+# museum game) the soak runs three simulated hours in a 112 KB heap. There
+# the computer opponent has no room beside a museum game: when a lone
+# visitor's offer is due, a ``no_computer`` event says so and is counted. In
+# 128 KB it joins, and leaves with each game; that run checks it.
+TARGET_HEAP = "112k"
+ROOMY_HEAP = "128k"
 MP_HOURS = 3
 
 
@@ -89,7 +89,7 @@ def test_three_hours_of_visitors_on_the_micropython_unix_port(heap, seed, tmp_pa
     # than some new game of the first hour did (the first hours differ by
     # a kilobyte or so among themselves: what the first game interned).
     assert result["heap_last_hour"] <= result["heap_first_hour_max"] + 1024, result
-    # a lone visitor who asked for the computer got it or was told why not
+    # a lone visitor's offer was made and taken, or the board said why not
     assert result["computer"] + result["no_computer"] >= 1, result
     if heap == ROOMY_HEAP:
         assert result["computer"] >= 1, result       # here it joined

@@ -1,59 +1,60 @@
 """hal.py and the Pico's two-line main.py type-check against the MicroPython
-stubs for the Raspberry Pi Pico (micropython-rp2-rpi-pico-stubs), kept in a
-typings folder of their own so they never shadow CPython's modules.
+stubs for the Raspberry Pi Pico (micropython-rp2-rpi-pico-stubs).
 
-mypy comes from the test environment (skipped when it is not installed). The
-stubs are pip-installed with ``--target`` into a temporary folder (skipped
-when that fails, e.g. without network); set SENET_PICO_TYPINGS to a folder
-holding them already to skip the download. Only hal.py and main.py are
-judged: mypy also lists complaints about the stub files themselves, which
-are not ours. A copy of hal.py with a pin constant the Pico lacks must be
-caught, so a check that silently found no stubs cannot pass.
+mypy and the stubs come with the test extra (``pip install -e '.[test]'``),
+so this always runs: without them it fails, saying what to install. The stub
+files are copied from the installed distributions into a typings folder of
+their own, so mypy sees the Pico's ``machine``, ``time`` and ``micropython``
+only for these files. Only hal.py and main.py are judged: mypy also lists
+complaints about the stub files themselves, which are not ours. A copy of
+hal.py with a pin constant the Pico lacks must be caught, so a check that
+silently found no stubs cannot pass.
 """
 
+import importlib.metadata
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STUBS = "micropython-rp2-rpi-pico-stubs"
+STUBS = ("micropython-rp2-rpi-pico-stubs", "micropython-stdlib-stubs")
+INSTALL = "pip install -e '.[test]'"
 
 
 def mypy_command():
     try:
         import mypy  # noqa: F401
     except ImportError:
-        pytest.skip("mypy is not installed (pip install mypy)")
+        pytest.fail("mypy is not installed: %s" % INSTALL)
     return [sys.executable, "-m", "mypy"]
 
 
 @pytest.fixture(scope="module")
 def typings(tmp_path_factory):
-    given = os.environ.get("SENET_PICO_TYPINGS")
-    if given:
-        if not os.path.exists(os.path.join(given, "machine.pyi")):
-            pytest.fail("SENET_PICO_TYPINGS=%s holds no machine.pyi" % given)
-        return given
-    folder = str(tmp_path_factory.mktemp("typings"))
-    try:
-        result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                                 "--disable-pip-version-check", "--no-compile",
-                                 "--target", folder, STUBS],
-                                capture_output=True, text=True, timeout=180)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        pytest.skip("could not install %s: %s" % (STUBS, e))
-    if result.returncode != 0 or not os.path.exists(os.path.join(folder, "machine.pyi")):
-        pytest.skip("could not install %s (no network?): %s" % (
-            STUBS, (result.stderr.strip().splitlines() or ["?"])[-1]))
-    return folder
+    """A folder holding only the installed stubs' .pyi files."""
+    folder = tmp_path_factory.mktemp("typings")
+    for name in STUBS:
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            pytest.fail("%s is not installed: %s" % (name, INSTALL))
+        for entry in dist.files or ():
+            if str(entry).endswith(".pyi"):
+                target = folder / str(entry)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(str(dist.locate_file(entry)), str(target))
+    if not (folder / "machine.pyi").exists():
+        pytest.fail("the Pico stubs hold no machine.pyi: %s" % INSTALL)
+    return str(folder)
 
 
 def pico_main_py():
     """The main.py that deploy puts on the Pico."""
-    from host_tools.deploy import MAIN_PY
+    from host_tools.build import MAIN_PY
     return MAIN_PY
 
 

@@ -18,6 +18,12 @@ const SPECIAL = {
 };
 const SIDE_NAME = { B: "black", W: "white" };
 const DRAG_START_PX = 8;
+const POINTER_IDLE_MS = 3000;   // kiosk: the pointer hides after this long still
+const params = new URLSearchParams(location.search);
+const KIOSK = params.get("view") === "kiosk";
+let options = { lang: null, languages: ["en"], mirror: false };
+let lang = "en";
+let dict = null;           // the chosen language's file (host_tools/web/i18n/<lang>.json)
 
 const $ = (id) => document.getElementById(id);
 const board = $("board");
@@ -68,7 +74,190 @@ for (let s = 1; s <= SQUARES; s++) {
 
 function say(text) { $("message").textContent = text || ""; }
 
+// -- words: every visitor-facing text comes from the language file -----------------------
+
+const SQUARE_ARGS = { square: 1, from: 1, to: 1, squares: 1, choices: 1 };
+
+function squareText(n) {
+  const forms = dict && dict.squares;
+  return forms && typeof n === "number" && forms[n - 1] ? forms[n - 1] : String(n);
+}
+
+function listText(items, last) {
+  const words = items.map(squareText);
+  if (words.length < 2) return words.join("");
+  return words.slice(0, -1).join(t("list.comma")) + t(last) + words[words.length - 1];
+}
+
+// t("do.capture", {square: 8}): the sentence for the key in the page's
+// language, its {placeholders} filled; a sentence given per count (one, few,
+// many, other, as Intl.PluralRules names them) is chosen by its first count.
+function t(key, args) {
+  let text = dict && dict.text[key];
+  if (text === undefined || text === null) return key;
+  args = args || {};
+  if (typeof text === "object") {
+    let count = 1;
+    for (const name of ["squares", "choices", "points", "value"]) {
+      if (args[name] !== undefined) {
+        count = Array.isArray(args[name]) ? args[name].length : Number(args[name]);
+        break;
+      }
+    }
+    const form = new Intl.PluralRules(lang).select(count);
+    text = text[form] !== undefined ? text[form] : text.other;
+  }
+  const out = text.replace(/\{(\w+)\}/g, (m, name) => {
+    const value = args[name];
+    if (value === undefined || value === null) return m;
+    if (Array.isArray(value)) return listText(value, name === "choices" ? "list.or" : "list.and");
+    return SQUARE_ARGS[name] ? squareText(value) : String(value);
+  });
+  // a sentence that opens with a filled-in word ("a 9-es mezőn...") starts a capital
+  return text.charAt(0) === "{" ? out.charAt(0).toUpperCase() + out.slice(1) : out;
+}
+
+function sentences(list) {
+  return (list || []).map(([key, args]) => t(key, args)).join(" · ");
+}
+
+function applyTexts() {
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n-aria]").forEach((el) => {
+    el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  });
+  $("subtitle").textContent = t(options.mirror ? "page.mirror" : "page.sim");
+  document.title = t("page.title") + " · " + t(options.mirror ? "page.mirror" : "page.sim");
+  for (let s = 1; s <= SQUARES; s++) {
+    const mark = squareEls[s].querySelector(".mark");
+    if (mark) mark.title = t("house." + s);
+  }
+  drawLegend();
+  if (state) { draw(state, true); }
+}
+
+function chooseLanguage() {
+  const known = options.languages || ["en"];
+  const asked = params.get("lang");
+  if (asked && known.includes(asked)) return asked;
+  if (options.lang && known.includes(options.lang)) return options.lang;
+  for (const l of navigator.languages || [navigator.language || ""]) {
+    const base = String(l).slice(0, 2).toLowerCase();
+    if (known.includes(base)) return base;
+  }
+  return "en";
+}
+
+async function loadLanguage(name) {
+  const reply = await fetch("/i18n/" + name + ".json");
+  dict = await reply.json();
+  lang = name;
+  applyTexts();
+}
+
+function languageSelector() {
+  const sel = $("lang");
+  sel.textContent = "";
+  for (const name of options.languages) sel.add(new Option(name, name));
+  sel.value = lang;
+  Promise.all(options.languages.map((name) => fetch("/i18n/" + name + ".json")
+    .then((r) => r.json()).then((d) => { sel.querySelector('option[value="' + name + '"]').textContent = d.language; })
+    .catch(() => {})));
+  sel.addEventListener("change", () => {
+    params.set("lang", sel.value);
+    history.replaceState(null, "", "?" + params.toString());
+    loadLanguage(sel.value);
+  });
+}
+
+// The legend: every light role as the firmware's table makes it look.
+let legendRoles = [];
+
+function drawLegend() {
+  const list = $("legend");
+  if (!list || !legendRoles.length) return;
+  list.textContent = "";
+  for (const r of legendRoles) {
+    const li = document.createElement("li");
+    li.dataset.role = r.role;
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    const c = r.rgb;
+    swatch.style.backgroundColor = "rgb(" + c[0] + ", " + c[1] + ", " + c[2] + ")";
+    swatch.style.opacity = String(0.35 + 0.65 * r.level / 255);
+    swatch.style.animation = r.kind === "steady" ? "none" : "pattern-" + r.pattern + " " +
+      r.period + "ms " + (r.kind === "steps" ? "step-end" : "linear") + " infinite";
+    const text = document.createElement("span");
+    text.textContent = t("role." + r.role);
+    li.appendChild(swatch);
+    li.appendChild(text);
+    list.appendChild(li);
+  }
+}
+
+function legendAnimations(roles) {
+  // One keyframes rule per blink pattern, from the firmware's own timings.
+  const rules = [];
+  const done = {};
+  for (const r of roles) {
+    if (r.kind === "steady" || done[r.pattern]) continue;
+    done[r.pattern] = true;
+    let frames = "";
+    if (r.kind === "steps") {
+      let on = true;
+      frames += "0% { filter: brightness(1); } ";
+      for (const edge of r.data) {
+        on = !on;
+        // off is drawn faintly, so the swatch still shows its colour between flashes
+        frames += (100 * edge / r.period).toFixed(2) + "% { filter: brightness(" + (on ? 1 : 0.15) + "); } ";
+      }
+      rules.push("@keyframes pattern-" + r.pattern + " { " + frames + "}");
+    } else {
+      const floor = (r.data || 0) / 255;
+      frames = "0%, 100% { filter: brightness(" + floor.toFixed(2) + "); } 50% { filter: brightness(1); }";
+      rules.push("@keyframes pattern-" + r.pattern + " { " + frames + " }");
+    }
+  }
+  const style = document.createElement("style");
+  style.textContent = rules.join("\n");
+  document.head.appendChild(style);
+}
+
+function drawWords(st) {
+  const words = st.explain || { kind: "", status: [], instruction: [] };
+  let status = sentences(words.status);
+  if (!status && st.app.turn) status = t("status.turn." + st.app.turn);
+  show("status", status || " ");
+  show("instruction", sentences(words.instruction) || " ");
+  setData($("words"), "kind", words.kind || "");
+  const ruleset = st.app.ruleset;
+  if (ruleset) show("howto", t("howto." + ruleset));
+  const mirror = st.mirror;
+  const banner = $("banner");
+  const off = !!(mirror && !mirror.connected);
+  if (banner.hidden !== !off) banner.hidden = !off;
+  if (off) show("banner", t("page.disconnected"));
+  document.body.classList.toggle("disconnected", off);
+  const live = st.sticks_live !== false;
+  $("sticks").classList.toggle("dim", !live);
+  show("sticks-label", t(live ? "sticks" : "sticks.last"));
+}
+
+// Kiosk: the pointer hides after a few seconds still.
+function hidePointerWhenStill() {
+  let timer = null;
+  const wake = () => {
+    document.body.classList.remove("pointer-hidden");
+    clearTimeout(timer);
+    timer = setTimeout(() => document.body.classList.add("pointer-hidden"), POINTER_IDLE_MS);
+  };
+  ["pointermove", "pointerdown", "keydown"].forEach((name) => window.addEventListener(name, wake, true));
+  wake();
+}
+
 async function post(action, body) {
+  if (options.mirror) { say(t("page.read_only")); return null; }   // the mirror only shows
   const payload = Object.assign({}, body || {}, { since: lastSeq });
   const reply = await fetch("/api/" + action, {
     method: "POST",
@@ -120,7 +309,7 @@ function paint(glow, colour, gain) {
   const css = colour ? rgb(colour) : "rgb(0, 0, 0)";
   if (glow.style.backgroundColor !== css) glow.style.backgroundColor = css;
   setData(glow, "rgb", colour ? colour.join(",") : "0,0,0");
-  const filter = "brightness(" + gain + ")";
+  const filter = "brightness(" + gain + ") url(\"#led-gamma\")";
   if (glow.style.filter !== filter) glow.style.filter = filter;
 }
 
@@ -132,8 +321,8 @@ function pieceOn(st, square) {
   return st.pieces.find((p) => p.square === square) || null;
 }
 
-function draw(st) {
-  if (state && st.version < state.version) {
+function draw(st, again) {
+  if (!again && state && st.version < state.version) {
     appendLog(st.log);          // an older picture may still carry new log lines
     return;
   }
@@ -156,7 +345,7 @@ function draw(st) {
     setData(el, "side", piece ? piece.side : "");
     el.querySelector(".scan").classList.toggle("on", ((st.raw >>> (s - 1)) & 1) === 1);
     let label = "Square " + s;
-    if (SPECIAL[s]) label += ", " + SPECIAL[s][1];
+    if (SPECIAL[s]) label += ", " + (dict ? t("house." + s) : SPECIAL[s][1]);
     label += piece ? ", " + SIDE_NAME[piece.side] + " piece" : ", empty";
     if (role) label += ", light: " + role.replace("_", " ");
     if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
@@ -173,7 +362,8 @@ function draw(st) {
   }
   drawTrays(st);
   drawFacts(st);
-  appendLog(st.log);
+  drawWords(st);
+  if (!again) appendLog(st.log);
 }
 
 function drawTrays(st) {
@@ -234,8 +424,9 @@ function drawFacts(st) {
   $("throw").classList.toggle("held", !!st.button || $("throw").dataset.down === "1");
   show("boots", "App booted " + st.boots + (st.boots === 1 ? " time" : " times") +
     " · clock " + (st.now_ms / 1000).toFixed(1) + " s");
-  show("summary", [app.ruleset, app.state, app.turn ? SIDE_NAME[app.turn] + " to play" : null]
-    .filter(Boolean).join(" · "));
+  // the header names the ruleset; whose turn it is comes from the words below it,
+  // never from the position's side to move (black's light is lit in the opening)
+  show("summary", app.ruleset || "");
 }
 
 function logText(entry) {
@@ -514,5 +705,23 @@ $("serial").addEventListener("submit", (e) => {
 $("show-sim").addEventListener("change", (e) => logList.classList.toggle("hide-sim", !e.target.checked));
 $("clear-log").addEventListener("click", () => { logList.textContent = ""; });
 
-fetch("/api/state").then((r) => r.json()).then((st) => { draw(st); connect(); })
-  .catch((e) => say("cannot reach the simulator: " + e));
+async function start() {
+  try {
+    options = await (await fetch("/api/page")).json();
+  } catch (e) { /* an older server: the defaults */ }
+  document.body.classList.toggle("kiosk", KIOSK);
+  document.body.classList.toggle("mirror", !!options.mirror);
+  if (KIOSK) hidePointerWhenStill();
+  lang = chooseLanguage();
+  try {
+    legendRoles = await (await fetch("/api/legend")).json();
+    legendAnimations(legendRoles);
+  } catch (e) { legendRoles = []; }
+  await loadLanguage(lang);
+  languageSelector();
+  const st = await (await fetch("/api/state")).json();
+  draw(st);
+  connect();
+}
+
+start().catch((e) => say("cannot reach the simulator: " + e));

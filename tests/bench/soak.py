@@ -9,8 +9,11 @@ tests/test_soak.py makes it.)
 Visitors come and go at random. A visitor mostly plays legal moves (read off
 ``app.moves`` and the App's roles, the way a person reads the lights), and
 sometimes errs: a piece on a wrong square, a piece knocked onto its
-neighbour, a press at the wrong moment, two presses in a row (the board then
-plays the other side, if its heap has room for the computer), a long press (takeback), a skipped how-to, and
+neighbour, a press at the wrong moment, two presses in a row (which give
+nothing away), waiting alone for the other side's throw (the board then offers
+to play that side and takes it, if its heap has room for the computer), a press
+on the computer's turn (the side is handed back), a long press (takeback), a
+skipped how-to, and
 walking away mid-move with a piece in the hand or on a wrong square. The
 App is stepped every STEP_MS while a visitor is at the board and every
 IDLE_MS while nobody is.
@@ -80,6 +83,8 @@ class Soak:
         self.mistakes = 0
         self.computer = 0
         self.no_computer = 0
+        self.hand_back = 0
+        self.first_computer = False  # the computer joined for the first time since the last sample
         self.steps = 0
         self.in_game = False     # a begun game is neither finished nor reset yet
         # Each hour's lowest and highest heap at a new game (0: none yet),
@@ -123,9 +128,13 @@ class Soak:
                 self.resets += 1                 # a finished game is not counted twice
                 self.in_game = False
             elif what == "computer":
+                if not self.computer:
+                    self.first_computer = True
                 self.computer += 1
             elif what == "no_computer":
                 self.no_computer += 1            # asked for, but the heap had no room
+            elif what == "hand_back":
+                self.hand_back += 1
         elif name == "move":
             self.moves += 1
 
@@ -137,10 +146,13 @@ class Soak:
         h = heap()
         low = self.low
         high = self.high
-        if len(sys.modules) != self.modules:
-            # A module was loaded since (the computer's search, when a lone
-            # visitor first asked for it): code, not growth. Heap growth is
-            # measured from the first hour with every module in.
+        if len(sys.modules) != self.modules or self.first_computer:
+            # A module was loaded since, or the computer joined for the first
+            # time (its code leaves with each game, but the names it interned
+            # stay for good, and may have needed a new name pool): code, not
+            # growth. Heap growth is measured from the first hour with every
+            # module in and every name interned.
+            self.first_computer = False
             self.modules = len(sys.modules)
             for i in range(len(low)):
                 low[i] = 0
@@ -222,7 +234,14 @@ class Soak:
                     self.press()
                 else:
                     self.wait(2000)
+            elif state == "throw" and self.computer_to_move():
+                self.wait(500)                     # the board throws for its side...
+                if self.chance(5):
+                    self.press()                   # ...or a person takes the side back
             elif state in ("opening", "throw"):
+                if state == "throw" and self.chance(4):
+                    self.wait(27000)               # alone: nobody throws for the other side
+                    continue
                 self.think(200, 1500)
                 if self.chance(3):
                     self.knock()
@@ -260,13 +279,13 @@ class Soak:
         self.think(300, 2500)
         if app.state != "move":
             return
-        if app._computer is not None and app.turn == app._computer.side:
+        if self.computer_to_move():
             self.follow_computer()
             return
         moves = app.moves
         r = self.rnd.randrange(100)
         if r < 3:
-            self.press()                           # twice in a row: a lone visitor
+            self.press()                           # twice in a row: ignored
             return
         if r < 6:
             self.press(2300)                       # a long press: take back
@@ -301,15 +320,19 @@ class Soak:
             self.place(final)
         self.drop_hand()                            # a piece borne off: beside the board
 
+    def computer_to_move(self):
+        computer = self.app.computer
+        return computer is not None and self.app.turn == computer.side
+
     def follow_computer(self):
         """The purple lights show the board's move: carry it out for it."""
-        m = self.app._computer.move
+        m = self.app.computer.move
         if m is None or "computer_from" not in self.app.roles:
             self.wait(500)                           # it is still choosing
             return
         self.carry(m.origin, m.to, m.final, m.capture)
         self.wait(500)
-        if self.app.state == "move" and self.app._mismatch is not None:
+        if self.app.state == "mismatch":
             self.fix()
 
     def fix(self):
@@ -374,6 +397,7 @@ class Soak:
                 "finished": self.finished, "resets": self.resets, "lost": lost,
                 "in_progress": self.in_game, "moves": self.moves, "mistakes": self.mistakes,
                 "computer": self.computer, "no_computer": self.no_computer,
+                "hand_back": self.hand_back,
                 "steps": self.steps,
                 "heap_from_hour": self.from_hour,
                 "heap_first_hour": first[0], "heap_last_hour": last[0],

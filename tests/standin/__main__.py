@@ -1,19 +1,44 @@
-"""Run a stand-in Pico by hand: ``python -m standin FLASH_DIR [--fakes]`` (from tests/).
+"""Run a stand-in Pico by hand, to try `senet-board deploy` without a Pico.
+
+    cd tests && python -m standin FLASH_DIR [--fakes] [--garbage] [--mpy N]
+                                            [--free BYTES] [--no-raw-paste]
 
 Prints the port to give mpremote or senet-board; Ctrl-C stops it.
+docs/deploy.md ("Trying it without a Pico") says how to install it.
 """
 
+import argparse
 import sys
 import time
 
 from standin.device import FAKES, StandIn
 
 
+def parse(argv):
+    parser = argparse.ArgumentParser(
+        prog="python -m standin",
+        description="A pseudo-terminal that answers like a Pico running MicroPython, "
+        "with FLASH_DIR as its flash.")
+    parser.add_argument("flash", metavar="FLASH_DIR",
+                        help="folder that plays the Pico's flash (made if missing)")
+    parser.add_argument("--fakes", action="store_true",
+                        help="give the board fake machine/neopixel modules, so a deployed "
+                        "firmware starts")
+    parser.add_argument("--garbage", action="store_true",
+                        help="answer like a device that is not MicroPython")
+    parser.add_argument("--mpy", type=int, metavar="N",
+                        help="report sys.implementation._mpy = N (e.g. 5 for a too old board)")
+    parser.add_argument("--free", type=int, metavar="BYTES",
+                        help="report only BYTES free on the flash")
+    parser.add_argument("--no-raw-paste", action="store_true",
+                        help="refuse raw-paste mode, as older MicroPython does")
+    return parser.parse_args(argv)
+
+
 def main(argv):
-    if not argv:
-        print("usage: python -m standin FLASH_DIR [--fakes]", file=sys.stderr)
-        return 2
-    dev = StandIn(argv[0], fakes=FAKES if "--fakes" in argv else None)
+    args = parse(argv)
+    dev = StandIn(args.flash, fakes=FAKES if args.fakes else None, garbage=args.garbage,
+                  mpy=args.mpy, free=args.free, raw_paste=not args.no_raw_paste)
     dev.start()
     print("stand-in Pico on %s (flash: %s); Ctrl-C stops it" % (dev.port, dev.flash), flush=True)
     try:

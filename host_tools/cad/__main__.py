@@ -1,0 +1,5 @@
+import sys
+
+from host_tools.cad.generate import main
+
+sys.exit(main())

@@ -1,0 +1,167 @@
+"""Write every file the board's design generates.
+
+Usage::
+
+    senet-board hardware                     # regenerate into the repository
+    senet-board hardware --board B.json --out DIR
+    python -m host_tools.cad [--board B.json] [--out DIR]
+
+The pin-map files (firmware/pins.py, hardware/wiring.svg, the wiring tables)
+are regenerated first, then the CAD files. Without the ``cad`` extra the
+command says so in one line and exits 1.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from . import bom, drawing, layout, params, pieces
+
+CAD_DIR = os.path.join("hardware", "cad")
+BOM_PATH = os.path.join("hardware", "bom.csv")
+DOC_PATH = os.path.join("docs", "hardware.md")
+PINMAP_PATH = os.path.join("hardware", "pinmap.json")
+PANELS = ("top", "frame", "bottom")
+MISSING = ("the CAD extra is not installed: run pip install -e '.[cad]' "
+           "(build123d and ezdxf) and try again")
+
+
+class CadMissing(Exception):
+    """The ``cad`` extra (build123d, ezdxf) is not installed."""
+
+
+def cad_path(name):
+    return os.path.join(CAD_DIR, name)
+
+
+def led_layout(root=params.ROOT):
+    """The LED strip's layout (``leds``) from the pin map."""
+    with open(os.path.join(root, PINMAP_PATH), encoding="utf-8") as f:
+        return json.load(f)["leds"]
+
+
+def board_table(board):
+    """The docs/hardware.md table of the sizes that follow from the parameters."""
+    spool, cone = pieces.spool(board), pieces.cone(board)
+    f = drawing.fmt
+    rows = [
+        ("square pitch", "%s mm" % f(board.pitch)),
+        ("board (all three panels)", "%s x %s mm" % (f(board.width), f(board.height))),
+        ("stack: top, frame, bottom", "%s + %s + %s = %s mm"
+         % (f(board.top_t), f(board.frame_t), f(board.bottom_t), f(board.stack))),
+        ("reed slot (bottom panel)", "%s x %s mm, along the row, glass end under the "
+         "square's centre" % (f(board.slot_size[0]), f(board.slot_size[1]))),
+        ("square LED window (top panel)", "%s mm, in the square's far right corner, %s mm "
+         "in from both edges" % (f(board.led["window"]), f(board.led["from_edge"]))),
+        ("spool (black)", "%s mm across, %s mm high" % (f(spool["diameter"]),
+                                                       f(spool["height"]))),
+        ("cone (white)", "%s mm across, %s mm high" % (f(cone["diameter"]), f(cone["height"]))),
+        ("piece's play in its square", "%s mm from the centre" % f(board.piece_play)),
+        ("magnet pocket", "%s mm across, %s mm deep, for the %s x %s mm magnet"
+         % (f(board.pocket_diameter), f(board.pocket_depth), f(board.magnet["diameter"]),
+            f(board.magnet["height"]))),
+        ("magnet face to top of the reed's glass", "%s mm (top + frame, the magnet flush "
+         "with the piece's base)" % f(board.top_t + board.frame_t)),
+    ]
+    out = ["| | |", "|---|---|"]
+    out += ["| %s | %s |" % r for r in rows]
+    return "\n".join(out)
+
+
+def text_files(root=params.ROOT, board=None):
+    """Every generated text file (path -> text) that needs no CAD library."""
+    from host_tools.hardware import splice
+
+    board = board or params.load(os.path.join(root, params.BOARD_PATH))
+    pieces.check(board)
+    leds = led_layout(root)
+    panel_list = layout.panels(board, leds)
+    with open(os.path.join(root, DOC_PATH), encoding="utf-8") as f:
+        doc = f.read()
+    doc = splice(doc, "board", board_table(board))
+    doc = splice(doc, "bom", bom.render_totals(board))
+    out = {cad_path("%s.svg" % p.name): drawing.panel_svg(p) for p in panel_list}
+    out[cad_path("board-drawing.svg")] = drawing.drawing_svg(board, panel_list, leds)
+    out[BOM_PATH] = bom.render_csv(board)
+    out[DOC_PATH] = doc
+    return out
+
+
+def _require():
+    try:
+        import build123d  # noqa: F401
+        import ezdxf  # noqa: F401
+    except ImportError:
+        raise CadMissing(MISSING) from None
+
+
+def write_all(root=params.ROOT, out=None, board_path=None):
+    """Write every generated file under out (default: the repository).
+    Returns the paths written, relative to out."""
+    board = params.load(board_path or os.path.join(root, params.BOARD_PATH))
+    pieces.check(board)                 # bad numbers are refused before the slow part
+    _require()
+    from . import solids
+
+    out = out or root
+    os.makedirs(os.path.join(out, CAD_DIR), exist_ok=True)
+    os.makedirs(os.path.join(out, "docs"), exist_ok=True)
+    written = []
+    for path, text in text_files(root, board).items():
+        with open(os.path.join(out, path), "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        written.append(path)
+    panel_list = layout.panels(board, led_layout(root))
+    for panel in panel_list:
+        path = cad_path("%s.dxf" % panel.name)
+        drawing.write_dxf(panel, os.path.join(out, path))
+        written.append(path)
+    for kind in pieces.KINDS:
+        solid = solids.piece_solid(board, kind)
+        for ext, writer in (("stl", solids.write_stl), ("step", solids.write_step)):
+            path = cad_path("%s.%s" % (kind, ext))
+            writer(solid, os.path.join(out, path))
+            written.append(path)
+    path = cad_path("board.step")
+    solids.write_step(solids.board_assembly(board, panel_list), os.path.join(out, path))
+    written.append(path)
+    return written
+
+
+def add_arguments(parser):
+    parser.add_argument("--board", help="parameter file (default hardware/board.json)")
+    parser.add_argument("--out", help="write into this folder instead of the repository")
+
+
+def generate_cad(out=None, board_path=None):
+    """Write the CAD files and report in one line; 1 without the extra."""
+    start = time.perf_counter()
+    try:
+        written = write_all(out=out, board_path=board_path)
+    except CadMissing as exc:
+        print("senet-board hardware: %s" % exc, file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as exc:
+        print("senet-board hardware: %s" % exc, file=sys.stderr)
+        return 2
+    for path in written:
+        print("wrote %s" % os.path.join(out, path) if out else "wrote %s" % path)
+    print("generated %d files in %.1f s" % (len(written), time.perf_counter() - start))
+    return 0
+
+
+def run(args):
+    if not args.out and not args.board:
+        from host_tools import hardware
+        for path in hardware.generate():
+            print("wrote %s" % path)
+    return generate_cad(args.out, args.board)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m host_tools.cad",
+                                     description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

@@ -1,0 +1,239 @@
+"""What the board asks now, in words: sentence keys for the page.
+
+The page speaks three languages, so this module never writes a sentence: it
+picks *keys* (``"do.capture"``) and their arguments (``{"square": 8}``), and
+the page fills them from host_tools/web/i18n/<lang>.json. Everything it says
+comes from what the board itself shows and reports: the App's state, the role
+of every square's light and the events on the serial line. It knows no rule:
+a capture is told from the lights asking to put a piece back where the mover
+came from, the water from a piece to take off square 27, and so on, exactly
+as a player reads the board.
+
+Two readers feed it the same way: the simulator (host_tools/simboard.py,
+from the App it runs) and the mirror of a real board (host_tools/mirror.py,
+from the serial events). Both keep a ``Story`` of the events so far and call
+``explain(board, story)``.
+
+    board: {"state", "turn", "throw", "roles", "winner", "score", "computer_side"}
+
+Sides are "B" and "W"; a key that names a side ends in ".B" or ".W", so each
+language can say it in its own grammar.
+"""
+
+WATER = 27        # the House of Water (K12, H10)
+HAPPINESS = 26    # the House of Happiness (K11)
+
+
+class Story:
+    """What the events tell that the board's state does not: who throws in
+    the opening, who won it, the computer's chosen move, the end."""
+
+    def __init__(self):
+        self.player = 1          # opening: 1 throws at the black light, 2 at the white
+        self.start = None        # the start event, until the first move or pass
+        self.computer = None     # the computer event, until its move is played
+        self.computer_side = None
+        self.over = None         # the game_over event, until a new game
+        self.last_throw = None   # the last throw event (opening ones included)
+        self.opening = False     # the board was last seen in its opening
+
+    def saw(self, state):
+        """The board's state, as read: a mistake made during the opening is
+        still the opening (the App reports both as "mismatch")."""
+        if state == "opening":
+            self.opening = True
+        elif state not in ("mismatch", None):
+            self.opening = False
+
+    def event(self, event):
+        name = event.get("event")
+        if name in ("ready", "new", "undo"):
+            self.player = 1
+            self.computer = None
+            if name != "ready":
+                self.start = None
+                self.over = None
+                self.last_throw = None
+        elif name == "throw":
+            self.last_throw = event
+            if event.get("opening"):
+                player = event.get("player")
+                if event.get("value") != 1 and player in (1, 2):
+                    self.player = 3 - player
+            if event.get("by") == "computer" and event.get("side") in ("B", "W"):
+                self.computer_side = event["side"]
+        elif name == "start":
+            self.start = event
+            self.opening = False
+        elif name == "computer":
+            self.computer = event
+            if event.get("side") in ("B", "W"):
+                self.computer_side = event["side"]
+        elif name == "museum" and event.get("what") == "computer":
+            self.computer_side = event.get("side")
+        elif name in ("move", "pass"):
+            self.start = None
+            self.computer = None
+        elif name == "game_over":
+            self.over = event
+
+
+def squares(roles, role):
+    """The squares (1..30) whose light shows ``role``."""
+    return [i + 1 for i, r in enumerate(roles or ()) if r == role]
+
+
+def sticks_live(state, throw):
+    """Do the stick lights show the throw being played (True), or one whose
+    turn has passed, which the page shows dimmed as the last throw (False)?"""
+    return state in ("move", "nomove", "opening") or (state == "mismatch" and throw is not None)
+
+
+def _side(value):
+    return value if value in ("B", "W") else None
+
+
+def _move_squares(text):
+    """(from, to) of move text "12-15" / "28-off"; None for anything else."""
+    if not isinstance(text, str) or "-" not in text:
+        return None
+    a, b = text.split("-", 1)
+    try:
+        origin = int(a)
+    except ValueError:
+        return None
+    if b == "off":
+        return origin, "off"
+    try:
+        return origin, int(b)
+    except ValueError:
+        return None
+
+
+def explain(board, story):
+    """The page's words: ``{"kind", "status", "instruction"}``, each sentence
+    a ``[key, args]`` pair. ``kind`` names the sentence class (opening,
+    start, turn, capture, water, mistake, missing, nomove, computer, winner,
+    setup, ...), for the page's styling and for tests."""
+    state = board.get("state")
+    roles = board.get("roles") or []
+    turn = _side(board.get("turn"))
+    throw = board.get("throw")
+    status = []
+    do = []
+    kind = state or "unknown"
+    story.saw(state)
+
+    if state in ("setup", "takeback"):
+        put, take = squares(roles, "put"), squares(roles, "take")
+        status.append(["status.setup" if state == "setup" else "status.takeback", {}])
+        if take:
+            do.append(["do.take_off", {"squares": take}])
+        if put:
+            do.append(["do.put_on", {"squares": put}])
+        if not put and not take:
+            do.append(["do.setup_wait", {}])
+        kind = "setup"
+        return {"kind": kind, "status": status, "instruction": do}
+
+    if state == "howto":
+        return {"kind": "howto", "status": [["status.howto", {}]],
+                "instruction": [["do.howto", {}]]}
+
+    if state == "game_over":
+        over = story.over or {}
+        winner = _side(board.get("winner", over.get("winner")))
+        score = board.get("score", over.get("score")) or 0
+        if winner is None:
+            status.append(["status.draw", {}])
+        else:
+            status.append(["status.winner." + winner, {}])
+            if score:
+                status.append(["status.score", {"points": score}])
+        do.append(["do.new_game", {}])
+        return {"kind": "winner", "status": status, "instruction": do}
+
+    # Whose turn and the throw.
+    opening = state == "opening" or (state == "mismatch" and story.opening)
+    if opening:
+        status.append(["status.opening", {}])
+    elif story.start is not None and _side(story.start.get("side")):
+        status.append(["status.start." + story.start["side"],
+                       {"player": story.start.get("player")}])
+        kind = "start"
+    if turn is not None and state in ("move", "nomove") and throw is not None:
+        status.append(["status.threw." + turn, {"value": throw}])
+    elif turn is not None and state in ("throw", "mismatch") and not opening:
+        status.append(["status.turn." + turn, {}])
+
+    # What the board asks now, mistakes first.
+    error, missing = squares(roles, "error"), squares(roles, "missing")
+    if error or missing:
+        if error:
+            do.append(["do.error", {"squares": error}])
+        if missing:
+            do.append(["do.missing", {"squares": missing}])
+        kind = "mistake" if error else "missing"
+        return {"kind": kind, "status": status, "instruction": do}
+
+    if state == "opening":
+        light = "B" if story.player == 1 else "W"
+        do.append(["do.opening." + light, {}])
+        return {"kind": "opening", "status": status, "instruction": do}
+
+    if state == "nomove":
+        do.append(["do.nomove", {}])
+        return {"kind": "nomove", "status": status, "instruction": do}
+
+    computer_side = _side(board.get("computer_side")) or story.computer_side
+    if state == "throw":
+        if computer_side is not None and computer_side == turn:
+            do.append(["do.computer_throws." + turn, {}])
+            kind = "computer"
+        elif turn is not None:
+            do.append(["do.throw." + turn, {}])
+            if kind != "start":
+                kind = "turn"
+        return {"kind": kind, "status": status, "instruction": do}
+
+    if state != "move":
+        return {"kind": kind, "status": status, "instruction": do}
+
+    take, put = squares(roles, "take"), squares(roles, "put")
+    lifted, target = squares(roles, "lifted"), squares(roles, "target")
+    c_from, c_to = squares(roles, "computer_from"), squares(roles, "computer_to")
+    if take and put:
+        if WATER in take:
+            do.append(["do.water", {"from": WATER, "to": put[0]}])
+            kind = "water"
+        elif HAPPINESS in take:
+            do.append(["do.happiness", {"from": HAPPINESS, "to": put[0]}])
+            kind = "happiness"
+        else:
+            do.append(["do.carry", {"from": take[0], "to": put[0]}])
+            kind = "capture"
+    elif put:
+        do.append(["do.capture", {"square": put[0]}])
+        kind = "capture"
+    elif c_from or c_to or (story.computer is not None and computer_side == turn):
+        move = _move_squares((story.computer or {}).get("move"))
+        if move is None and c_from:
+            move = (c_from[0], c_to[0] if c_to else "off")
+        if move is not None and move[1] == "off":
+            do.append(["do.computer_off", {"from": move[0]}])
+        elif move is not None:
+            do.append(["do.computer", {"from": move[0], "to": move[1]}])
+        kind = "computer"
+    elif lifted and target:
+        do.append(["do.target", {"choices": target}])
+        kind = "lifted"
+    elif lifted:
+        do.append(["do.off", {"square": lifted[0]}])
+        kind = "lifted"
+    else:
+        movable = squares(roles, "movable")
+        if movable:
+            do.append(["do.move." + (turn or "B"), {"value": throw, "squares": movable}])
+        if kind != "start":
+            kind = "turn"
+    return {"kind": kind, "status": status, "instruction": do}

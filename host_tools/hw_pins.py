@@ -1,0 +1,157 @@
+"""The pin rules of the Senet board: which GPIOs a pin map may use, and how.
+
+One place for the host's checks of a pin map or a config.json's wiring
+("scanner", "pins", "leds"), used by ``python -m host_tools.hardware check``
+and by everything that draws or tabulates the wiring. A config.json may be
+partial, as the firmware reads it: what it leaves out is taken from the
+defaults (:func:`with_defaults`).
+
+The rules themselves come from firmware/pinrules.py, the one source the
+firmware also checks config.json with when the board starts; the functions
+here only word the host's messages.
+"""
+
+# --- The Raspberry Pi Pico's header (Pico datasheet, "Pinout") -------------
+
+# Physical header pin -> what it carries. GP23, GP24, GP25 and GP29 are not on
+# the header: the Pico board uses them for the regulator's power-save mode,
+# VBUS sensing, the on-board LED and measuring VSYS.
+HEADER = {
+    1: "GP0", 2: "GP1", 3: "GND", 4: "GP2", 5: "GP3", 6: "GP4", 7: "GP5",
+    8: "GND", 9: "GP6", 10: "GP7", 11: "GP8", 12: "GP9", 13: "GND",
+    14: "GP10", 15: "GP11", 16: "GP12", 17: "GP13", 18: "GND", 19: "GP14",
+    20: "GP15", 21: "GP16", 22: "GP17", 23: "GND", 24: "GP18", 25: "GP19",
+    26: "GP20", 27: "GP21", 28: "GND", 29: "GP22", 30: "RUN", 31: "GP26",
+    32: "GP27", 33: "AGND", 34: "GP28", 35: "ADC_VREF", 36: "3V3(OUT)",
+    37: "3V3_EN", 38: "GND", 39: "VSYS", 40: "VBUS",
+}
+
+
+def header_pin(gpio):
+    """Physical header pin of a GPIO, because builders solder to pin numbers."""
+    name = "GP%d" % gpio
+    for pin, label in HEADER.items():
+        if label == name:
+            return pin
+    raise ValueError("GP%d is not on the Pico's header." % gpio)
+
+
+# --- The rules: the firmware's own, so the two can never disagree ------------
+
+from firmware.pinrules import (  # noqa: E402,F401  (re-exported for the drawing and tables)
+    COMMON_PINS, HEADER_GPIOS, LED_ORDERS, LIST_LENGTHS, PIN_KEYS, RESERVED,
+    SCANNER_PINS, SQUARES, STICKS, extra_leds, gpio_problem, labelled_pins,
+    led_problem, pin_clashes, whole, wired_keys)
+
+
+# --- The host's messages ---------------------------------------------------------
+
+# Names the drawing and the tables use.
+SCANNERS = SCANNER_PINS
+ALL_PIN_KEYS = PIN_KEYS
+
+
+def _pin_values(key, value):
+    """The pins behind one key, each checked: ValueError naming the first bad one."""
+    if key in LIST_LENGTHS and (not isinstance(value, list)
+                                or len(value) != LIST_LENGTHS[key]):
+        raise ValueError("pins.%s must be a list of %d GPIO numbers."
+                         % (key, LIST_LENGTHS[key]))
+    for label, gpio in labelled_pins(key, value):
+        problem = gpio_problem(gpio)
+        if problem:
+            raise ValueError("pins.%s: %s%s." % (label, problem, "; choose another pin"
+                                                 if whole(gpio) in RESERVED else ""))
+
+
+def check_pins(scanner, pins):
+    """Check the "pins" part: every pin exists, none reserved, none shared.
+
+    Collisions are only looked for among the pins the chosen scanner wires,
+    because the other scanner's pins are not connected to anything.
+    """
+    if scanner not in SCANNER_PINS:
+        raise ValueError("scanner: %r is not one of %s."
+                         % (scanner, ", ".join(sorted(SCANNER_PINS))))
+    if not isinstance(pins, dict):
+        raise ValueError("pins must be an object mapping names to GPIO numbers.")
+    for key in pins:
+        if key not in PIN_KEYS:
+            raise ValueError("pins.%s is not a known pin name (known: %s)."
+                             % (key, ", ".join(PIN_KEYS)))
+    for key in wired_keys(scanner):
+        if key not in pins:
+            raise ValueError("pins.%s is missing; the %s scanner needs it."
+                             % (key, scanner))
+    for key in PIN_KEYS:
+        if key in pins:
+            _pin_values(key, pins[key])
+    for gpio, first, second in pin_clashes(scanner, pins)[:1]:
+        raise ValueError("pins.%s: GP%d is already used by pins.%s; "
+                         "each pin can have one job only." % (second, gpio, first))
+
+
+def _led_int(leds, key):
+    """Read one LED layout number, naming the key when it is wrong."""
+    value = whole(leds.get(key))
+    if value is None or value < 0:
+        raise ValueError("leds.%s must be a non-negative whole number." % key)
+    return value
+
+
+def check_leds(leds):
+    """Check the LED layout: 30 square LEDs first, then 4 sticks and 2 sides."""
+    if not isinstance(leds, dict):
+        raise ValueError("leds must be an object describing the LED strip.")
+    layout = {key: _led_int(leds, key) for key in ("count", "squares", "sticks",
+                                                   "side_black", "side_white")}
+    if layout["squares"] != SQUARES:
+        raise ValueError("leds.squares must be %d, one LED per square." % SQUARES)
+    if leds.get("order") not in LED_ORDERS:
+        raise ValueError("leds.order must be one of %s." % ", ".join(LED_ORDERS))
+    problem = led_problem(layout)
+    if problem:
+        label, index, what = problem
+        if what == "past the end":
+            raise ValueError("leds.%s: LED %d is past the end of a %d-LED strip."
+                             % (label, index, layout["count"]))
+        raise ValueError("leds.%s: LED %d already shows %s." % (label, index, what))
+
+
+def check_pinmap(data):
+    """Check a pin map or a config.json's "scanner"/"pins"/"leds" part.
+
+    Raises ValueError with one sentence naming the bad key; returns the data
+    unchanged when it is fine, so callers can chain it after loading.
+    """
+    if not isinstance(data, dict):
+        raise ValueError("the pin map must be a JSON object.")
+    if "scanner" not in data:
+        raise ValueError("scanner is missing; choose one of %s."
+                         % ", ".join(sorted(SCANNER_PINS)))
+    if "pins" not in data:
+        raise ValueError("pins is missing.")
+    check_pins(data["scanner"], data["pins"])
+    if "leds" in data:
+        check_leds(data["leds"])
+    return data
+
+
+def with_defaults(data, defaults):
+    """A config.json's wiring completed from ``defaults``, as the firmware does it.
+
+    A missing "scanner" is the default's; each missing key of "pins" and of
+    "leds" is the default's; keys that are not wiring are left out. Anything
+    that is not an object is returned as it is, for :func:`check_pinmap` to
+    refuse with its own sentence.
+    """
+    if not isinstance(data, dict):
+        return data
+    merged = {"scanner": data.get("scanner", defaults["scanner"])}
+    for part in ("pins", "leds"):
+        given = data.get(part, {})
+        if isinstance(given, dict):
+            merged[part] = dict(defaults[part], **given)
+        else:
+            merged[part] = given
+    return merged

@@ -1,0 +1,116 @@
+"""The shape of firmware/, read from its sources: the modes (computer, museum,
+commands) steer the App through its public members only, and no module of
+firmware/ imports another that imports it back, however indirectly (lazy
+imports inside functions count: they are circles all the same)."""
+
+import ast
+import os
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+MODULES = sorted(name[:-3] for name in os.listdir(FIRMWARE) if name.endswith(".py"))
+
+
+def tree_of(name):
+    with open(os.path.join(FIRMWARE, name + ".py")) as f:
+        return ast.parse(f.read(), name + ".py")
+
+
+def names_the_app(node):
+    """``app`` or ``self.app`` (or ``x.app``): how the modes hold the App."""
+    if isinstance(node, ast.Name):
+        return node.id == "app"
+    return isinstance(node, ast.Attribute) and node.attr == "app"
+
+
+def private_uses_of_the_app(tree):
+    """Every ``app._name`` (read or written) and ``getattr(app, "_name")``."""
+    found = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__") and names_the_app(node.value)):
+            found.append("line %d: app.%s" % (node.lineno, node.attr))
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("getattr", "setattr", "hasattr") and node.args
+                and names_the_app(node.args[0]) and len(node.args) > 1
+                and isinstance(node.args[1], ast.Constant)
+                and str(node.args[1].value).startswith("_")):
+            found.append("line %d: %s(app, %r)" % (node.lineno, node.func.id, node.args[1].value))
+    return found
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if m != "app"])
+def test_no_module_but_the_app_uses_a_private_member_of_the_app(name):
+    assert private_uses_of_the_app(tree_of(name)) == []
+
+
+def test_the_scan_finds_a_private_use_when_there_is_one():
+    tree = ast.parse("def f(app):\n    app._state = 1\n    return self.app._emit, "
+                     "getattr(app, '_occ')\n")
+    assert private_uses_of_the_app(tree) == [
+        "line 2: app._state", "line 3: app._emit", "line 3: getattr(app, '_occ')"]
+
+
+def firmware_imports(tree):
+    """The firmware modules a module imports, anywhere in it."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("firmware."):
+                    out.add(alias.name.split(".")[1])
+                elif alias.name == "firmware":
+                    out.add("__init__")
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            if node.module == "firmware":
+                for alias in node.names:     # from firmware import unload / config
+                    out.add(alias.name if alias.name in MODULES else "__init__")
+            elif node.module.startswith("firmware."):
+                out.add(node.module.split(".")[1])
+    return out
+
+
+def import_graph():
+    return {name: firmware_imports(tree_of(name)) for name in MODULES}
+
+
+def circles(graph):
+    """Every module from which an import path leads back to it."""
+    found = []
+    for start in sorted(graph):
+        seen = set()
+        todo = list(graph[start])
+        while todo:
+            name = todo.pop()
+            if name == start:
+                found.append(start)
+                break
+            if name in seen or name not in graph:
+                continue
+            seen.add(name)
+            todo.extend(graph[name])
+    return found
+
+
+def test_firmware_has_no_import_circle():
+    graph = import_graph()
+    assert graph["app"] and graph["config"]          # the graph was read at all
+    assert circles(graph) == []
+
+
+def test_the_config_modules_import_one_way():
+    graph = import_graph()
+    assert "config_check" in graph["config"]
+    assert "pinrules" in graph["config_check"]
+    assert "config_base" in graph["config"] and "config_base" in graph["config_check"]
+    for low, high in (("config_check", "config"), ("config_base", "config"),
+                      ("config_base", "config_check"), ("pinrules", "config_check")):
+        assert high not in graph[low], (low, high)
+    assert graph["pinrules"] == set()
+
+
+def test_the_circle_finder_finds_one():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c"]
+    assert circles({"a": {"b"}, "b": set()}) == []
