@@ -62,11 +62,6 @@ def _finish(game, data):
     return game
 
 
-def _spec(rs):
-    from firmware.store import ruleset_spec
-    return ruleset_spec(rs)
-
-
 def _checked(step, a, b=None):
     """``step(a, b)``, any failure but a ValueError saying the save is damaged."""
     try:
@@ -75,23 +70,6 @@ def _checked(step, a, b=None):
         raise
     except Exception as e:   # KeyError, TypeError, IndexError...
         raise ValueError("saved game is damaged (%s)" % (e,))
-
-
-def game_to_dict(game):
-    """The saved form as a dict (for tests and tools; firmware/store.py
-    streams it instead)."""
-    history = []
-    for side, throw, text in game.turns():
-        history.append([side, throw, text])
-    return {
-        "version": VERSION,
-        "ruleset": _spec(game.ruleset),
-        "start": game.start.text(),
-        "opening": list(game.opening),
-        "history": history,
-        "position": game.position.text(),
-        "throw": game.throw,
-    }
 
 
 def game_from_dict(data):
@@ -336,8 +314,7 @@ def _read(store, path, with_log):
 def _set_aside(store):
     """Keep the unreadable game.json as game.bad (replacing an older one);
     its log means nothing without it."""
-    from firmware.store import join
-    bad = join(store.folder, "game.bad")
+    bad = store.path[:-4] + "bad"        # game.json -> game.bad, in the same folder
     store.remove(bad)
     try:
         store.fs.rename(store.path, bad)

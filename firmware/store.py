@@ -114,6 +114,22 @@ def write_game(f, game):
     f.write('], "position": %s, "throw": %s}' % (dumps(game.position.text()), dumps(game.throw)))
 
 
+def game_to_dict(game):
+    """The saved form as a dict (for tests and tools; saving streams instead)."""
+    history = []
+    for side, throw, text in game.turns():
+        history.append([side, throw, text])
+    return {
+        "version": VERSION,
+        "ruleset": ruleset_spec(game.ruleset),
+        "start": game.start.text(),
+        "opening": list(game.opening),
+        "history": history,
+        "position": game.position.text(),
+        "throw": game.throw,
+    }
+
+
 class Store:
     """The saved game in ``folder``; ``fs`` is the file system (default: the
     board's own, through ``open`` and ``os``)."""
@@ -232,6 +248,8 @@ class Store:
         heap), the files untouched. The reading is firmware/resume.py's,
         loaded for it and let go (the board reads its game once).
         """
+        if not self.exists(self.temp) and not self.exists(self.path):
+            return None, None                 # a fresh board: nothing to load it for
         from firmware.resume import load_store
         try:
             return load_store(self)
