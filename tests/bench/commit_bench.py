@@ -34,24 +34,11 @@ sys.path.insert(0, HERE + "/../fakes")
 sys.path.insert(0, HERE + "/..")
 sys.path.insert(0, SRC)
 
-from calibration import ticks_diff, ticks_us  # noqa: E402
+from calibration import PICO_MS, calibrate, ticks_diff, ticks_us  # noqa: E402
 from board_sim import BoardSim  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
 
-PICO_MS = 966
-LOOP = "s = 0\nfor i in range(100000):\n    s ^= i\n"
 COMMITS = ("throw", "move", "pass", "start")
-
-
-def calibrate(runs=5):
-    code = compile(LOOP, "calibration", "exec")
-    best = None
-    for _ in range(runs):
-        start = ticks_us()
-        exec(code, {})
-        took = ticks_diff(ticks_us(), start) / 1000
-        best = took if best is None or took < best else best
-    return best
 
 
 def median(values):
