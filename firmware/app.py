@@ -2,7 +2,7 @@
 
     app = App(config=None, store_dir=None, rng=None)
     events = app.step(now_ms, occupancy, button)
-    app.roles, app.frame
+    app.roles, app.frame, app.frame_changed
 
 The hardware loop on the Pico, the browser simulator and the tests all drive
 this same object; only where the occupancy and the button level come from
@@ -130,6 +130,7 @@ class App:
         self._animated = False
         self._frame_at = 0
         self._resumed = False
+        self._save_due = 0               # 1: a save is due, 2: of the whole game
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
         self._computer = None            # firmware.computer.Computer in "computer" mode
         self._museum = None              # firmware.museum.Museum in "museum" mode
@@ -145,6 +146,7 @@ class App:
         self._led_roles = [""] * leds["count"]
         self.roles = [""] * _SQUARES
         self.frame = None
+        self.frame_changed = True        # the last step drew a frame unlike the one before
 
         if messages:
             self._emit({"event": "config", "messages": messages})
@@ -346,6 +348,9 @@ class App:
         empty result is one shared list, not to be changed.
         """
         self._now = now_ms
+        self.frame_changed = False
+        if self._save_due:
+            self._save_now()             # what the last step showed, saved now
         if self._changed_at is None:
             self._changed_at = now_ms
             self._frame_at = now_ms - _FRAME_MS
@@ -490,7 +495,7 @@ class App:
             entry = game.undo()
         game.set_throw(entry[1])           # the same throw, played again
         self.sticks = sticks_for(entry[1], game.ruleset)
-        self._save()
+        self._save(True)
         self._emit({"event": "undo", "side": entry[0], "move": entry[2],
                     "position": self.position, "throw": entry[1]})
         self._state = "takeback"
@@ -585,7 +590,7 @@ class App:
         moves = game.legal_moves()
         self._emit({"event": "throw", "side": game.position.turn, "value": t.value,
                     "sticks": list(t.sticks), "moves": [m.text for m in moves]})
-        self._save()          # a power cut must not give the player another throw
+        self._save()          # at the next step: a cut before it loses only this throw
         if moves:
             self._enter_move(moves)
         else:
@@ -689,7 +694,7 @@ class App:
         self.game = Game(rs)
         self._resumed = False
         self.sticks = None
-        self._save()
+        self._save(True)
         self._emit({"event": "new", "ruleset": ruleset_spec(rs),
                     "position": self.position})
         self._enter_setup()
@@ -717,11 +722,22 @@ class App:
             self._events = []
         self._events.append(event)
 
-    def _save(self):
-        if self._store is None:
-            return
+    def _save(self, whole=False):
+        """Show first, save after: the save is made at the start of the next
+        step, once the caller has sent this step's events and lights (a cut
+        in between loses only this throw or move, as a cut a moment earlier
+        would). ``whole``: a new game or a takeback, the whole file."""
+        if self._store is not None:
+            if whole:
+                self._save_due = 2
+            elif not self._save_due:
+                self._save_due = 1
+
+    def _save_now(self):
+        whole = self._save_due == 2
+        self._save_due = 0
         try:
-            self._store.save(self.game)
+            self._store.save(self.game, whole)
         except Exception as e:   # a full or failing flash must not stop the game
             self._emit({"event": "notice", "message": "could not save the game (%s)" % (e,)})
         _collect()               # a quiet moment, next to the flash write: the
@@ -733,6 +749,7 @@ class App:
         if self._dirty:
             self._compose()
         self.frame = self._lights.render(now_ms, self._led_roles)
+        self.frame_changed = self._lights.changed
         self._frame_at = now_ms
 
     def _compose(self):

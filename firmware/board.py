@@ -51,7 +51,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-LOOP_MS = const(5)              # one scan every 5 ms or so (plus the scan itself)
+LOOP_MS = const(5)              # one scan every 5 ms: the loop sleeps what its work left
 HOLD_SAMPLES = const(5)         # button samples at power-on, LOOP_MS apart
 LINE_MAX = const(512)           # longer command lines are dropped
 WATCHDOG_MS = const(8000)       # museum mode: reset if the loop hangs this long
@@ -212,15 +212,18 @@ def _loop(hal, hw, app, config, dog, hello, health):
     test = None
     ticks_ms = hal.ticks_ms
     sleep_ms = hal.sleep_ms
+    ticks_diff = hal.ticks_diff
     scan = hw.scanner.scan
     while True:
+        started = ticks_ms()
         raw = scan()
         now = ticks_ms()
         health.tick(now)
         if test is None:
             try:
                 events = app.step(now, raw, hw.button())
-                hw.strip.write(app.frame)
+                if app.frame_changed:        # else the strip shows it already
+                    hw.strip.write(app.frame)
             except Exception as e:           # log it, restart into the saved game
                 crash(hal, hw, health, e)
                 return
@@ -266,11 +269,14 @@ def _loop(hal, hw, app, config, dog, hello, health):
             elif name == "run":
                 test = None
                 unload("firmware.selftest")
+                hw.strip.write(app.frame)    # the game's lights back at once
                 emit({"event": "run"})
         if health.due(now):
             emit(health.event())
         dog.feed()
-        sleep_ms(LOOP_MS)
+        rest = LOOP_MS - ticks_diff(ticks_ms(), started)
+        if rest > 0:                         # the next scan is due LOOP_MS after this one
+            sleep_ms(rest)
 
 
 def app_command(app, line):

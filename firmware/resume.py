@@ -7,16 +7,20 @@ engine as soon as it is read: a long game's history never stands in the
 heap as one list of lists, which a Pico heap has no room for. A file whose
 keys come in another order than ``write_game`` writes them (edited by hand)
 is read whole first, with the same checks. Scalars go through ``json.loads``,
-so the file must be JSON exactly as before.
+so the file must be JSON exactly as before. ``replay_log`` then plays the
+lines of ``game.log`` (firmware/store.py) on top, one line at a time.
 """
 
+import gc
 import json
+import sys
 
 from engine.game import Game
 from engine.position import Position
 from engine.rules import parse_ruleset
 
 VERSION = 1
+_MICROPYTHON = sys.implementation.name == "micropython"   # CPython frees as it goes
 _SPACE = " \t\r\n"
 _LONGEST = 96                # no value of a saved game is longer (a position: 34)
 _SCALAR = "+-.0123456789eEtrufalsn"
@@ -208,3 +212,112 @@ def load_game(f):
     if streamed:
         return _checked(_finish, streamed[0], data)
     return game_from_dict(data)
+
+
+def _record(game, line):
+    """One log line: ``W 3 10-13`` (a move), ``B 2 -`` (a lost turn) or
+    ``W 4`` (a throw still to be played)."""
+    parts = line.split()
+    if len(parts) < 2 or len(parts) > 3 or parts[0] != game.position.turn:
+        raise ValueError("log line %r does not follow the game" % line)
+    value = int(parts[1])
+    before = game.throw
+    if before is None:
+        game.set_throw(value)
+    elif before != value:
+        raise ValueError("log line %r: the throw was %d" % (line, before))
+    if len(parts) == 3:
+        try:
+            if parts[2] == "-":
+                game.pass_turn()
+            else:
+                game.play(parts[2])
+        except Exception:
+            game.throw = before          # the game as it was before the line
+            raise
+
+
+def replay_log(f, game):
+    """Play the lines of the open log ``f`` on ``game``; return the bytes
+    read, or -1 if the log ends in a line cut short (the save the power
+    stopped) or a line that is not a legal next ply (the game stays at the
+    line before)."""
+    size = 0
+    while True:
+        line = f.readline()
+        if not line:
+            return size
+        if line[-1] != "\n":
+            return -1
+        try:
+            _record(game, line)
+        except MemoryError:
+            raise
+        except Exception:   # ValueError from int() or the rules, PositionError
+            return -1
+        size += len(line)
+
+
+def load_store(store):
+    """``Store.load`` (firmware/store.py): game.tmp if it reads back whole,
+    else game.json and game.log; see there."""
+    if store.exists(store.temp):
+        try:
+            game = _retried(store, store.temp, False)
+        except MemoryError:
+            raise
+        except Exception:        # cut short while it was written: not a save
+            game = None
+        if game is not None:
+            store.remove(store.log)          # finish the rewrite the cut stopped
+            store.finish()
+            return game, None
+        store.remove(store.temp)
+    if not store.exists(store.path):
+        return None, None
+    try:
+        return _retried(store, store.path, True), None
+    except MemoryError:
+        raise
+    except Exception as e:   # ValueError from json or the replay, OSError
+        _set_aside(store)
+        return None, "game.json: %s" % (e,)
+
+
+def _retried(store, path, with_log):
+    try:
+        return _read(store, path, with_log)
+    except MemoryError:
+        gc.collect()
+        return _read(store, path, with_log)
+
+
+def _read(store, path, with_log):
+    f = store.open(path)
+    try:
+        game = load_game(f)              # replayed while it is read
+    finally:
+        f.close()
+    size = 0
+    if with_log and store.exists(store.log):
+        if _MICROPYTHON:
+            gc.collect()                 # the reading's garbage gone first
+        f = store.open(store.log)
+        try:
+            size = replay_log(f, game)   # -1: a line cut short or damaged
+        finally:
+            f.close()
+    store.mark(game, size)
+    return game
+
+
+def _set_aside(store):
+    """Keep the unreadable game.json as game.bad (replacing an older one);
+    its log means nothing without it."""
+    bad = store.path[:-4] + "bad"        # game.json -> game.bad, in the same folder
+    store.remove(bad)
+    try:
+        store.fs.rename(store.path, bad)
+    except OSError:
+        pass
+    store.remove(store.log)

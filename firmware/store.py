@@ -1,17 +1,37 @@
-"""Saving the game so a power cut loses nothing.
+"""Saving the game so a power cut loses nothing, at a small cost a move.
 
-After every committed move (and pass, takeback, new game) the App writes the
-whole game as one small JSON object to ``game.tmp`` and renames it over
-``game.json``. A rename is atomic on the Pico's littlefs and on POSIX, so at
-any instant ``game.json`` holds either the game before the move or the game
-after it, never half of one. Where a rename cannot replace a file (FAT), the
-old file is removed first, and ``load`` falls back to ``game.tmp``, which at
-that moment is complete.
+Two files hold the game:
+
+- ``game.json``, the whole game as one small JSON object (the format below),
+  written as ``game.tmp`` and renamed over ``game.json``. A rename is atomic
+  on the Pico's littlefs and on POSIX, so ``game.json`` holds either the game
+  before or the game after, never half of one.
+- ``game.log``, the plies since: one short line a move, a pass or a throw,
+  appended. littlefs commits an append when the file is closed, and a log
+  under half a kilobyte lives inside the directory's own block, so an append
+  programs a page or two of flash and erases nothing.
+
+The whole file is written again only for a new game, a takeback, or when the
+log passes ``_LOG_MAX`` bytes (about 17 moves); every other save is an
+append, the same few bytes at ply 10 and at ply 200.
+
+A rewrite goes: ``game.tmp`` written and closed, ``game.log`` removed,
+``game.tmp`` renamed over ``game.json``. So a ``game.tmp`` that reads back
+whole is always the newest save (it is used, and the rewrite finished); one
+that does not is a save the power cut short, and is dropped without a word:
+the game before it is still in ``game.json`` and ``game.log``, and on a fresh
+board there was none. Only a damaged ``game.json`` is reported ("saved game
+unreadable") and kept as ``game.bad``. A log line cut short (possible on a
+host filesystem, not on littlefs) is the save being written and is left out;
+the next save then writes the whole file again. Where a rename cannot replace
+a file (FAT), the old file is removed first; ``game.tmp`` is whole by then.
 
 Loading (firmware/resume.py) replays the saved history through the rules
 engine as it reads it, so a file that was edited, truncated or written by
-another version can only ever give a legal game or a clear reason why not. Only ``os`` and ``json`` are used, as
-both exist on MicroPython.
+another version can only ever give a legal game or a clear reason why not.
+Only ``os`` and ``json`` are used, as both exist on MicroPython. A ``Store``
+can be given another file system (``fs``: an object with ``open``,
+``rename``, ``remove``, ``stat``), as the tests give it a littlefs image.
 
 File format (version 1)::
 
@@ -23,15 +43,31 @@ File format (version 1)::
 
 ``history`` holds (side, throw, move text or null for a lost turn);
 ``throw`` is the throw still to be played, or null.
+
+Log format, one record a line::
+
+    W 3 10-13      W played 10-13 with a 3
+    B 2 -          B lost the turn with a 2
+    W 4            W threw a 4, still to be played
 """
 
-import gc
 import json
 import os
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
 
 from firmware import unload
 
 VERSION = 1
+_LOG_MAX = const(240)   # bytes; past this the next save rewrites game.json. The
+#   log stays inline in littlefs (under 512 bytes with the rp2 port's 1 KB
+#   cache), where each append commits the whole log again: a short log costs
+#   less an append, a long one fewer rewrites. tests/bench/flash_bench.py
+#   measured 744-865 bytes programmed a move over whole games for 200-448,
+#   922 for 100 and 1455 for 900 (outside the inline limit: an erase an append).
 
 
 def join(folder, name):
@@ -41,21 +77,6 @@ def join(folder, name):
     if folder.endswith("/"):
         return folder + name
     return folder + "/" + name
-
-
-def exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
-
-
-def remove(path):
-    try:
-        os.remove(path)
-    except OSError:
-        pass
 
 
 def ruleset_spec(rs):
@@ -110,88 +131,133 @@ def game_to_dict(game):
 
 
 class Store:
-    """The saved game in ``folder`` (None: nothing is saved)."""
+    """The saved game in ``folder``; ``fs`` is the file system (default: the
+    board's own, through ``open`` and ``os``)."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, fs=None):
         self.folder = folder
         self.path = join(folder, "game.json")
         self.temp = join(folder, "game.tmp")
+        self.log = join(folder, "game.log")
+        self.fs = os if fs is None else fs
+        self.open = open if fs is None else fs.open
+        # What game.json and game.log hold together (_size -1: nothing known,
+        # the next save writes the whole file).
+        self._size = -1                  # bytes in game.log
+        self._plies = 0                  # moves and passes saved
+        self._opening = 0                # opening throws saved
+        self._throw = None               # pending throw saved
+        self._rs = None                  # the ruleset saved
 
-    def save(self, game):
-        """Write the game atomically: temporary file, then rename over."""
-        f = open(self.temp, "w")
+    def exists(self, path):
+        """Is there a file at ``path`` (on this store's file system)?"""
+        try:
+            self.fs.stat(path)
+            return True
+        except OSError:
+            return False
+
+    def remove(self, path):
+        """Remove ``path`` if it is there."""
+        try:
+            self.fs.remove(path)
+        except OSError:
+            pass
+
+    def save(self, game, whole=False):
+        """Save the game: its new plies appended to game.log, or (``whole``:
+        a new game or a takeback, or the log long enough) the whole file."""
+        n = game.ply_count
+        k = self._plies
+        if (whole or self._size < 0 or self._size > _LOG_MAX or game.ruleset is not self._rs
+                or len(game.opening) != self._opening or n < k
+                or (n == k and self._throw is not None and game.throw != self._throw)):
+            self._rewrite(game)
+        elif n > k or game.throw != self._throw:
+            self._append(game, k)
+
+    def _append(self, game, k):
+        """The plies after the first ``k``, and the pending throw, as log lines."""
+        f = self.open(self.log, "a")
+        size = self._size
+        try:
+            if game.ply_count > k:
+                i = 0
+                for side, throw, text in game.turns():   # from the log, no replay
+                    if i >= k:
+                        line = "%s %d %s\n" % (side, throw, text or "-")
+                        f.write(line)
+                        size += len(line)
+                    i += 1
+            if game.throw is not None:
+                line = "%s %d\n" % (game.position.turn, game.throw)
+                f.write(line)
+                size += len(line)
+        finally:
+            f.close()                    # littlefs: the append is committed here
+        self.mark(game, size)
+
+    def _rewrite(self, game):
+        """The whole game to game.tmp, then game.log gone, then the rename."""
+        f = self.open(self.temp, "w")
         try:
             write_game(f, game)
             f.flush()
             try:
                 os.fsync(f.fileno())          # CPython; MicroPython has no fsync
-            except (AttributeError, OSError):
+            except (AttributeError, OSError, ValueError):
                 pass
         finally:
             f.close()
-        try:
-            os.rename(self.temp, self.path)
-        except OSError:
-            remove(self.path)                 # FAT cannot rename over a file
-            os.rename(self.temp, self.path)
-        sync = getattr(os, "sync", None)
+        self.remove(self.log)                # game.tmp is whole: it is the game now
+        self.finish()
+        sync = getattr(self.fs, "sync", None)
         if sync is not None:
             try:
                 sync()
             except OSError:
                 pass
+        self.mark(game, 0)
+
+    def finish(self):
+        """game.tmp over game.json: the last step of a rewrite."""
+        try:
+            self.fs.rename(self.temp, self.path)
+        except OSError:
+            self.remove(self.path)           # FAT cannot rename over a file
+            self.fs.rename(self.temp, self.path)
+
+    def mark(self, game, size):
+        """Note what the files now hold: ``game``, with ``size`` bytes of log."""
+        self._size = size
+        self._plies = game.ply_count
+        self._opening = len(game.opening)
+        self._throw = game.throw
+        self._rs = game.ruleset
 
     def load(self):
         """``(game, reason)``: the saved game, or None and why not.
 
-        No saved game at all gives ``(None, None)``; an unreadable one gives
-        ``(None, "...")`` and is kept as ``game.bad`` (the new game's first
-        save would otherwise write over it). A heap too full to replay the
-        game is no reason to give it up: the load is tried once more after a
-        collection, and then the MemoryError goes to the caller (on the
-        board, a restart with an empty heap), the file untouched.
+        No saved game at all gives ``(None, None)``; an unreadable game.json
+        gives ``(None, "...")`` and is kept as ``game.bad`` (the new game's
+        first save would otherwise write over it). A game.tmp is the newest
+        save if it reads back whole, else a save cut short: dropped, no
+        reason given. A heap too full to replay the game is no reason to give
+        it up: the load is tried once more after a collection, and then the
+        MemoryError goes to the caller (on the board, a restart with an empty
+        heap), the files untouched. The reading is firmware/resume.py's,
+        loaded for it and let go (the board reads its game once).
         """
-        reasons = []
-        for path in (self.path, self.temp):
-            if not exists(path):
-                continue
-            try:
-                try:
-                    return self._read(path), None
-                except MemoryError:
-                    gc.collect()
-                    return self._read(path), None
-            except MemoryError:
-                raise
-            except Exception as e:   # ValueError from json or the replay, OSError
-                reasons.append("%s: %s" % (path == self.path and "game.json" or "game.tmp", e))
-        if reasons:
-            self._set_aside()
-            return None, "; ".join(reasons)
-        return None, None
-
-    def _read(self, path):
-        f = open(path)
+        if not self.exists(self.temp) and not self.exists(self.path):
+            return None, None                 # a fresh board: nothing to load it for
+        from firmware.resume import load_store
         try:
-            from firmware.resume import load_game
-            return load_game(f)              # replayed while it is read
+            return load_store(self)
         finally:
-            f.close()
-            load_game = None
-            unload("firmware.resume")        # read once, at start-up
-
-    def _set_aside(self):
-        """Keep the unreadable save as game.bad (replacing an older one)."""
-        bad = join(self.folder, "game.bad")
-        for path in (self.path, self.temp):
-            if exists(path):
-                remove(bad)
-                try:
-                    os.rename(path, bad)
-                except OSError:
-                    pass
-                return
+            load_store = None
+            unload("firmware.resume")
 
     def clear(self):
-        remove(self.path)
-        remove(self.temp)
+        self.remove(self.path)
+        self.remove(self.temp)
+        self.remove(self.log)

@@ -5,6 +5,7 @@ import os
 
 from board_sim import BoardSim, board_at, throws
 from engine.sticks import XorShift
+from firmware.store import Store
 
 
 def test_the_game_is_saved_after_every_move_and_a_new_app_resumes_it(tmp_path):
@@ -12,22 +13,26 @@ def test_the_game_is_saved_after_every_move_and_a_new_app_resumes_it(tmp_path):
     board.setup().press()                                 # opening: a 1 at once
     saved = json.load(open(os.path.join(str(tmp_path), "game.json")))
     assert saved["version"] == 1 and saved["throw"] == 1 and saved["opening"] == [1]
+    assert saved["ruleset"] == "kendall" and saved["history"] == []
+    assert not os.path.exists(os.path.join(str(tmp_path), "game.log"))
     board.move(10, 11)
-    saved = json.load(open(os.path.join(str(tmp_path), "game.json")))
-    assert saved["position"] == board.app.position
-    assert saved["history"] == [["W", 1, "10-11"]] and saved["throw"] is None
-    assert saved["ruleset"] == "kendall"
+    board.press()
+    # the move and the next throw are appended to the log; game.json stays
+    assert json.load(open(os.path.join(str(tmp_path), "game.json"))) == saved
+    with open(os.path.join(str(tmp_path), "game.log")) as f:
+        assert f.read() == "W 1 10-11\nW 2\n"
     assert not os.path.exists(os.path.join(str(tmp_path), "game.tmp"))
+    board.move(11, 13)
 
     # power cut; a new App on the same folder asks for the pieces to match
     again = BoardSim(store_dir=str(tmp_path), rng=throws(3))
     again.wait()
     assert again.app.state == "setup"
-    assert again.squares_with("put") == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11]
+    assert again.squares_with("put") == [1, 2, 3, 4, 5, 6, 7, 8, 9, 13]
     again.setup()
     ready = again.last("ready")
     assert ready["resumed"] is True and ready["position"] == board.app.position
-    assert again.app.state == "throw" and again.app.turn == "W"   # K5: the 1 throws again
+    assert again.app.state == "throw" and again.app.turn == "B"   # a 2 passes the turn
     again.press()
     assert again.last("throw")["value"] == 3
 
@@ -63,8 +68,8 @@ def test_an_unreadable_save_is_kept_as_game_bad_before_the_new_game_is_saved(tmp
     assert board.events_of("notice")[0]["message"] == "saved game unreadable, new game started"
     with open(os.path.join(str(tmp_path), "game.bad")) as f:
         assert f.read() == damaged
-    assert json.load(open(os.path.join(str(tmp_path), "game.json")))["history"] == [
-        ["W", 1, "10-11"]]
+    game, reason = Store(str(tmp_path)).load()
+    assert reason is None and list(game.turns()) == [("W", 1, "10-11")]
 
 
 def test_an_endless_value_in_a_save_is_damage_not_a_full_heap(tmp_path):
@@ -135,9 +140,12 @@ def test_a_save_from_another_version_or_with_an_illegal_history_is_not_resumed(t
 def test_a_complete_temporary_file_is_used_when_the_rename_did_not_happen(tmp_path):
     board = BoardSim(store_dir=str(tmp_path), rng=throws(1))
     board.setup().press().move(10, 11)
+    Store(str(tmp_path)).save(board.app.game)      # the whole game in game.json
+    assert not os.path.exists(os.path.join(str(tmp_path), "game.log"))
     os.rename(os.path.join(str(tmp_path), "game.json"), os.path.join(str(tmp_path), "game.tmp"))
     again = BoardSim(store_dir=str(tmp_path), rng=throws())
     assert again.app.position == board.app.position
+    assert sorted(os.listdir(str(tmp_path))) == ["game.json"]     # the rename finished
 
 
 def test_a_power_cut_between_any_two_steps_resumes_the_saved_game_or_the_one_before(tmp_path):
@@ -180,7 +188,7 @@ def test_the_streamed_save_is_the_same_json_as_the_saved_form(tmp_path):
     import json
     from engine import ruleset
     from engine.game import play_game
-    from firmware.store import Store, game_to_dict
+    from firmware.store import game_to_dict
     game = play_game(ruleset("hungarian"), 5)
     store = Store(str(tmp_path))
     store.save(game)
@@ -189,3 +197,83 @@ def test_the_streamed_save_is_the_same_json_as_the_saved_form(tmp_path):
     loaded, reason = store.load()
     assert reason is None and loaded.position == game.position
     assert list(loaded.turns()) == list(game.turns())
+
+
+def _saves_watched(board, monkeypatch):
+    """Record, for each Store.save, the step it was made in."""
+    saves = []
+    steps = [0]
+    real_step = board.app.step
+    real_save = Store.save
+
+    def step(now_ms, occupancy, button):
+        steps[0] += 1
+        return real_step(now_ms, occupancy, button)
+
+    def save(store, game, whole=False):
+        saves.append(steps[0])
+        return real_save(store, game, whole)
+    monkeypatch.setattr(board.app, "step", step)
+    monkeypatch.setattr(Store, "save", save)
+    return saves, steps
+
+
+def test_a_throw_and_a_move_are_shown_in_the_step_that_commits_them_and_saved_in_the_next(
+        tmp_path, monkeypatch):
+    """Show first, save after: the event and the new frame come out of the
+    committing step before anything is written; the save is the first thing
+    the next step does. A cut in between resumes the game before the throw or
+    move (the setup check asks for the pieces as saved); a cut after it, the
+    game with it."""
+    board = BoardSim(store_dir=str(tmp_path), rng=throws(1, 3))
+    board.setup().press().move(10, 11)            # W moved with the 1; W throws again
+    saves, steps = _saves_watched(board, monkeypatch)
+    for action in ("throw", "move"):
+        before = board.app.game.record(), board.app.throw
+        frame = list(board.app.frame)
+        if action == "throw":
+            board.button = True
+            board.wait(120)
+            board.button = False
+        else:
+            board.lift(11).place(14)
+        while True:                               # step to the committing step
+            out = board.step()
+            if any(e["event"] == action for e in out):
+                break
+        committed = steps[0]
+        assert board.app.frame_changed and board.app.frame != frame   # the lights answered
+        assert saves == [] or saves[-1] < committed                   # nothing written yet
+        after = board.app.game.record(), board.app.throw
+        cut = BoardSim(store_dir=str(tmp_path), rng=throws()).app     # a cut now
+        assert (cut.game.record(), cut.throw) == before != after
+        board.step()
+        assert saves[-1] == committed + 1                             # saved at once
+        cut = BoardSim(store_dir=str(tmp_path), rng=throws()).app     # a cut now
+        assert (cut.game.record(), cut.throw) == after
+        board.wait()
+    assert board.last("move")["move"] == "11-14" and board.last("throw")["value"] == 3
+
+
+def test_a_game_saved_by_the_firmware_before_the_log_resumes_and_goes_on(tmp_path):
+    """tests/fixtures/game_v1.json was written by the store as it was before
+    the log (one game.json rewritten at every save): a board updated in the
+    middle of a game resumes it, and its next move goes to the log."""
+    import shutil
+    fixture = os.path.join(os.path.dirname(__file__), "fixtures", "game_v1.json")
+    shutil.copy(fixture, str(tmp_path / "game.json"))
+    with open(fixture) as f:
+        saved = json.load(f)
+    board = BoardSim(config={"ruleset": "hungarian"}, store_dir=str(tmp_path), rng=throws(3))
+    assert board.app.position == saved["position"] and board.app.throw == 2
+    assert [list(t) for t in board.app.game.turns()] == saved["history"]
+    board.setup()
+    assert board.last("ready")["resumed"] is True and board.app.state == "move"
+    move = board.app.moves[0]
+    board.play(move)
+    assert board.last("move")["move"] == move.text
+    with open(fixture) as f:
+        assert (tmp_path / "game.json").read_text() == f.read()
+    assert (tmp_path / "game.log").read_text() == "W 2 %s\n" % move.text
+    again = BoardSim(config={"ruleset": "hungarian"}, store_dir=str(tmp_path), rng=throws())
+    assert again.app.position == board.app.position and again.app.game.ply_count == 58

@@ -183,9 +183,12 @@ def test_power_on_sends_one_health_event_and_the_next_five_minutes_later(pico, m
     clock = [1000]
 
     def ticks_ms():
-        clock[0] += 100                  # one loop: 100 ms
         return clock[0]
+
+    def sleep_ms(ms):
+        clock[0] += 100                  # one loop: 100 ms (its pause ends each one)
     monkeypatch.setattr(hal, "ticks_ms", ticks_ms)
+    monkeypatch.setattr(hal, "sleep_ms", sleep_ms)
     stop_after(monkeypatch, 2990, KeyboardInterrupt())    # 299 s of loops
     with pytest.raises(KeyboardInterrupt):
         run_board(pico)
@@ -194,7 +197,7 @@ def test_power_on_sends_one_health_event_and_the_next_five_minutes_later(pico, m
     assert names[:2] == ["hello", "health"]
     assert names.count("health") == 1    # not a second one from the loop's first turn
     monkeypatch.undo()
-    monkeypatch.setattr(hal, "sleep_ms", lambda ms: None)
+    monkeypatch.setattr(hal, "sleep_ms", sleep_ms)
     monkeypatch.setattr(board_loop.SerialLines, "lines", lambda self: [])
     monkeypatch.setattr(hal, "ticks_ms", ticks_ms)
     clock[0] = 1000

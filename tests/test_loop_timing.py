@@ -1,0 +1,81 @@
+"""The board loop's pace (firmware/board.py on the fake machine): a scan every
+LOOP_MS, the loop sleeping only what its own work left of that, and the
+strip written only when the App drew a frame unlike the one before."""
+
+import pytest
+
+from test_health import pico  # noqa: F401  (the fixture: a board mid-game on the fake machine)
+from firmware import board as board_loop  # noqa: E402  (after test_health: the fakes first)
+from firmware import hal  # noqa: E402
+from firmware.app import App  # noqa: E402
+
+
+class Clock:
+    """The Pico's ms counter: each reading costs ``work`` ms of loop work;
+    sleep_ms moves it on and is recorded."""
+
+    def __init__(self, work):
+        self.now = 1000
+        self.work = work
+        self.sleeps = []
+
+    def ticks_ms(self):
+        self.now += self.work
+        return self.now
+
+    def sleep_ms(self, ms):
+        self.sleeps.append(ms)
+        self.now += ms
+
+
+def run_for(pico, monkeypatch, steps, work):
+    """Run the board for ``steps`` loop passes; (clock, strip writes asked, frames changed)."""
+    clock = Clock(work)
+    monkeypatch.setattr(hal, "ticks_ms", clock.ticks_ms)
+    monkeypatch.setattr(hal, "sleep_ms", clock.sleep_ms)
+    asked = [0]
+    real_write = hal.Strip.write
+
+    def write(strip, frame):
+        asked[0] += 1
+        return real_write(strip, frame)
+    monkeypatch.setattr(hal.Strip, "write", write)
+    changed = [0]
+    real_step = App.step
+    count = [0]
+
+    def step(app, now_ms, occupancy, button):
+        count[0] += 1
+        if count[0] > steps:
+            raise KeyboardInterrupt()
+        out = real_step(app, now_ms, occupancy, button)
+        changed[0] += app.frame_changed
+        return out
+    monkeypatch.setattr(App, "step", step)
+    with pytest.raises(KeyboardInterrupt):
+        board_loop.run(str(pico / "config.json"), str(pico))
+    return clock, asked[0], changed[0]
+
+
+def test_the_strip_is_written_only_when_the_app_drew_a_new_frame(pico, monkeypatch):
+    clock, asked, changed = run_for(pico, monkeypatch, 600, 1)
+    # 3 s of the resumed game's setup check: its blinks change the frame
+    # every 40 ms at most, so most passes have nothing to send
+    assert 0 < changed < 600 // 6, changed
+    assert asked == changed
+
+
+def test_the_loop_sleeps_what_its_work_left_of_the_scan_period(pico, monkeypatch):
+    # a pass reads the clock three times, 1 ms apart: 2 ms from the first
+    # reading to the last, so it sleeps LOOP_MS - 2 and the next scan comes
+    # LOOP_MS after this one
+    clock, _, _ = run_for(pico, monkeypatch, 300, 1)
+    loop = board_loop.LOOP_MS
+    assert clock.sleeps.count(loop - 2) > 250, clock.sleeps[:20]
+    assert all(0 < ms <= loop for ms in clock.sleeps)
+
+
+def test_a_pass_longer_than_the_scan_period_does_not_sleep(pico, monkeypatch):
+    clock, _, _ = run_for(pico, monkeypatch, 100, board_loop.LOOP_MS)
+    assert clock.sleeps == [] or all(ms < board_loop.LOOP_MS for ms in clock.sleeps)
+    assert len(clock.sleeps) < 10                # (only the button samples at power-on)
