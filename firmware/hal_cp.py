@@ -24,7 +24,9 @@ Pins are the same GPIO numbers as on MicroPython (config.json, hardware/
 pinmap.json): ``board.GP2`` on a Pico, ``microcontroller.pin.GPIO2`` on any
 other RP2040 board. A board whose own parts sit on the Pico's default pins
 (the Feather RP2040's NeoPixel is GPIO16, the KB2040's GPIO17) gets its
-default wiring from BOARD_PINS, used only while config.json names no pins.
+default wiring from BOARD_PINS, keyed by CircuitPython's ``board.board_id``
+and used only while config.json names no pins: firmware/boards.py, generated
+from the "boards" table of hardware/pinmap.json (docs/circuitpython.md).
 Only this module imports CircuitPython's hardware modules.
 """
 
@@ -34,6 +36,7 @@ import microcontroller
 
 from firmware import compat
 from firmware import pins as _pins
+from firmware.boards import BOARD_PINS
 
 ticks_ms = compat.ticks_ms
 ticks_diff = compat.ticks_diff
@@ -44,24 +47,6 @@ SCAN_MS = 5               # keypad scans every 5 ms, as the MicroPython loop doe
 SCAN_S = SCAN_MS / 1000
 MAX_EVENTS = 64           # keypad's default queue; a whole board changing is 30
 RP2040_WATCHDOG_S = 8.388
-
-# Default wiring of boards whose own parts use the Pico's default pins: GPIO
-# numbers (from CircuitPython's ports/raspberrypi/boards/*/pins.c), chosen
-# among the pins each board brings out. Used only when config.json has no
-# "pins" of its own (see docs/circuitpython.md).
-BOARD_PINS = {
-    # Feather RP2040: GPIO16 is its NeoPixel; 4, 5, 14, 15, 17 are not brought out.
-    # Rows D4 D5 D6 D9 D10 D11, columns D12 D13 SCK MOSI MISO, strip A0,
-    # button A1; the 74HC165 chain on D4 D5 D6.
-    "adafruit_feather_rp2040": {
-        "matrix_rows": [6, 7, 8, 9, 10, 11], "matrix_cols": [12, 13, 18, 19, 20],
-        "sr_load": 6, "sr_clock": 7, "sr_data": 8, "led": 26, "button": 27},
-    # KB2040: GPIO17 is its NeoPixel; 14, 15, 16 are not brought out.
-    # Rows D2-D7, columns D8 D9 D10 D12 D13, strip A0, button A1.
-    "adafruit_kb2040": {
-        "matrix_rows": [2, 3, 4, 5, 6, 7], "matrix_cols": [8, 9, 10, 12, 13],
-        "sr_load": 2, "sr_clock": 3, "sr_data": 4, "led": 26, "button": 27},
-}
 
 
 def pin(gpio):

@@ -23,9 +23,10 @@ from host_tools.messages import (BAD_CONFIG, COMPILE_FAILED, NO_COMPILER, OUT_NO
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("engine", "firmware")
-# CircuitPython's edge and its compatibility shim are never imported under
-# MicroPython: they stay off the Pico's flash (deploy --circuitpython copies them).
-CIRCUITPYTHON_ONLY = ("firmware/hal_cp.py", "firmware/compat.py")
+# CircuitPython's edge, its compatibility shim and its table of other boards'
+# wiring are never imported under MicroPython: they stay off the Pico's flash
+# (deploy --circuitpython copies them).
+CIRCUITPYTHON_ONLY = ("firmware/hal_cp.py", "firmware/compat.py", "firmware/boards.py")
 
 # The Pico's root main.py. Everything else is compiled; this stays source so a
 # maker can read what the board runs at power-on.

@@ -3,13 +3,14 @@ generate everything that is derived from ``hardware/pinmap.json``.
 
 ``hardware/pinmap.json`` is the single source of truth for the default wiring.
 From it :func:`generate` writes ``firmware/pins.py`` (the firmware's defaults),
-``hardware/wiring.svg`` (the wiring diagram) and the tables between
+``firmware/boards.py`` (the default wiring of other RP2040 boards, read on
+CircuitPython), ``hardware/wiring.svg`` (the wiring diagram) and the tables between
 ``<!-- NAME:begin -->`` / ``<!-- NAME:end -->`` markers in
 ``docs/hardware.md``, so the diagram, the docs and the firmware cannot drift
 apart from the wiring a builder follows. The parts live in their own modules:
 the pin rules (hw_pins), the power budget (hw_power), where each square is
-wired (hw_wiring), the text of pins.py and the doc tables (hw_text) and the
-diagram (hw_svg); this module reads and writes the files and runs the
+wired (hw_wiring), the text of pins.py, boards.py and the doc tables (hw_text)
+and the diagram (hw_svg); this module reads and writes the files and runs the
 command line.
 
 Usage::
@@ -29,11 +30,13 @@ import sys
 
 from host_tools.hw_pins import check_pinmap, with_defaults  # noqa: F401
 from host_tools.hw_svg import render_svg
-from host_tools.hw_text import render_doc, render_pins_py, splice  # noqa: F401
+from host_tools.hw_text import (render_boards_py, render_doc, render_pins_py,  # noqa: F401
+                               splice)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PINMAP_PATH = os.path.join("hardware", "pinmap.json")
 PINS_PY_PATH = os.path.join("firmware", "pins.py")
+BOARDS_PY_PATH = os.path.join("firmware", "boards.py")
 SVG_PATH = os.path.join("hardware", "wiring.svg")
 DOC_PATH = os.path.join("docs", "hardware.md")
 
@@ -82,6 +85,7 @@ def generated_files(root=ROOT, pinmap=None):
         doc = f.read()
     return {
         PINS_PY_PATH: render_pins_py(pinmap),
+        BOARDS_PY_PATH: render_boards_py(pinmap),
         SVG_PATH: render_svg(pinmap),
         DOC_PATH: render_doc(doc, pinmap),
     }

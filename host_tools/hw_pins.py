@@ -119,7 +119,8 @@ def check_leds(leds):
 
 
 def check_pinmap(data):
-    """Check a pin map or a config.json's "scanner"/"pins"/"leds" part.
+    """Check a pin map (with its "boards" table) or a config.json's
+    "scanner"/"pins"/"leds" part.
 
     Raises ValueError with one sentence naming the bad key; returns the data
     unchanged when it is fine, so callers can chain it after loading.
@@ -134,7 +135,53 @@ def check_pinmap(data):
     check_pins(data["scanner"], data["pins"])
     if "leds" in data:
         check_leds(data["leds"])
+    if "boards" in data:
+        check_boards(data["boards"])
     return data
+
+
+def _board_pins(board_id, entry):
+    """Check one entry of the "boards" table (see :func:`check_boards`)."""
+    where = "boards.%s" % board_id
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+        raise ValueError("%s must be an object with the board's \"name\" and \"pins\"."
+                         % where)
+    unavailable = entry.get("unavailable", [])
+    if not isinstance(unavailable, list) or any(whole(n) is None for n in unavailable):
+        raise ValueError("%s.unavailable must be a list of GPIO numbers." % where)
+    pins = entry.get("pins")
+    for scanner in sorted(SCANNER_PINS):
+        try:
+            check_pins(scanner, pins)
+        except ValueError as exc:
+            raise ValueError("%s.%s" % (where, exc))
+    unavailable = set(whole(n) for n in unavailable)
+    for key in PIN_KEYS:
+        for label, gpio in labelled_pins(key, pins[key]):
+            if whole(gpio) in unavailable:
+                raise ValueError("%s.pins.%s: GPIO%d is not free on the %s (it is not brought "
+                                 "out, or the board uses it itself); choose another pin."
+                                 % (where, label, whole(gpio), entry["name"]))
+
+
+def check_boards(boards):
+    """Check the "boards" table: CircuitPython's board id -> the default wiring
+    of an RP2040 board other than the Pico ("name", "note", "unavailable",
+    "pins"), used on CircuitPython while config.json names no pins.
+
+    Every RP2040 board numbers its pins by the chip's GPIO, as the Pico does,
+    so a board's pins pass the same rules as the Pico's, for both scanners
+    (the entry gives the whole "pins" block, and config.json chooses the
+    scanner). Those rules are stricter than some boards need (the Feather
+    RP2040 brings out GPIO24, 25 and 29), never looser. Besides, no pin may be
+    one of the board's "unavailable" GPIOs: not brought out, or used by the
+    board itself (the Feather's own NeoPixel on GPIO16).
+    """
+    if not isinstance(boards, dict):
+        raise ValueError("boards must be an object mapping CircuitPython board ids "
+                         "to their wiring.")
+    for board_id, entry in boards.items():
+        _board_pins(board_id, entry)
 
 
 def with_defaults(data, defaults):

@@ -1,12 +1,14 @@
-"""The pin map as text: firmware/pins.py and the tables of docs/hardware.md.
+"""The pin map as text: firmware/pins.py, firmware/boards.py and the tables
+of docs/hardware.md.
 
-Both are generated from ``hardware/pinmap.json`` by
+All are generated from ``hardware/pinmap.json`` by
 ``python -m host_tools.hardware generate``; each table sits between
 ``<!-- NAME:begin -->`` / ``<!-- NAME:end -->`` markers in the doc, so the
 prose around it is left alone. Pure: text in, text out.
 """
 
 import json
+import textwrap
 
 from host_tools.hw_pins import ALL_PIN_KEYS, SQUARES, header_pin
 from host_tools.hw_power import (BOARD_MA, CHANNELS, LED_IDLE_MA, LED_MA_PER_CHANNEL,
@@ -20,14 +22,24 @@ SR_PULSE_US = 1
 
 # --- firmware/pins.py ------------------------------------------------------
 
+GENERATED = """\
+# GENERATED from hardware/pinmap.json by `python -m host_tools.hardware generate`.
+# Do not edit: change hardware/pinmap.json, regenerate, and commit both.
+"""
+
+
+def _pins_lines(pins, indent):
+    """A "pins" block's keys, one a line, in the pin rules' order."""
+    return ['%s"%s": %s,' % (indent, key, json.dumps(pins[key]))
+            for key in ALL_PIN_KEYS if key in pins]
+
+
 def _py_literal(pinmap):
     """A dict literal laid out one key a line, readable in a diff."""
-    pins, leds = pinmap["pins"], pinmap["leds"]
+    leds = pinmap["leds"]
     lines = ["PINMAP = {", '    "scanner": %s,' % json.dumps(pinmap["scanner"]),
              '    "pins": {']
-    for key in ALL_PIN_KEYS:
-        if key in pins:
-            lines.append('        "%s": %s,' % (key, json.dumps(pins[key])))
+    lines += _pins_lines(pinmap["pins"], " " * 8)
     lines.append("    },")
     lines.append('    "leds": {')
     for key in ("count", "order", "squares", "sticks", "side_black", "side_white"):
@@ -42,9 +54,7 @@ def render_pins_py(pinmap):
     count = pinmap["leds"]["count"]
     power = power_figures(count)
     usb, two = power["usb"], power["2a"]
-    return '''\
-# GENERATED from hardware/pinmap.json by `python -m host_tools.hardware generate`.
-# Do not edit: change hardware/pinmap.json, regenerate, and commit both.
+    return GENERATED + '''\
 """Default pin map and power-budget numbers of the Senet board.
 
 The wiring, the scan order and the arithmetic behind these numbers are in
@@ -77,6 +87,34 @@ FRAME_CHANNEL_SUM_MAX_2A = %d
        LED_MA_PER_CHANNEL, LED_IDLE_MA, BOARD_MA, usb["limit_ma"],
        usb["budget_ma"], usb["cap"], usb["channel_sum_max"], two["limit_ma"],
        two["budget_ma"], two["cap"], two["channel_sum_max"])
+
+
+# --- firmware/boards.py -----------------------------------------------------
+
+def render_boards_py(pinmap):
+    """firmware/boards.py: the "boards" table, each board's whole "pins" block
+    under its CircuitPython board id, its name and note as comments."""
+    lines = ["BOARD_PINS = {"]
+    for board_id, entry in sorted(pinmap.get("boards", {}).items()):
+        about = "%s: %s" % (entry["name"], entry.get("note", ""))
+        lines += textwrap.wrap(about.strip().rstrip(":"), 84, initial_indent="    # ",
+                               subsequent_indent="    # ")
+        lines.append('    "%s": {' % board_id)
+        lines += _pins_lines(entry["pins"], " " * 8)
+        lines.append("    },")
+    lines.append("}")
+    return GENERATED + '''\
+"""Default wiring of RP2040 boards other than the Pico, for CircuitPython.
+
+firmware/hal_cp.py takes the entry of CircuitPython's ``board.board_id``
+while config.json leaves the pins at the Pico's defaults
+(docs/circuitpython.md). The numbers are the RP2040's GPIOs, checked by the
+same pin rules as the Pico's. A module of its own, so that MicroPython, which
+loads firmware/pins.py, never holds this table (nor finds it on its flash).
+"""
+
+%s
+''' % "\n".join(lines)
 
 
 # --- Tables in docs/hardware.md -------------------------------------------

@@ -68,6 +68,7 @@ def test_the_app_plays_on_micropython_with_compat_in_its_circuitpython_branch(tm
 
 @pytest.mark.micropython
 @pytest.mark.parametrize("path", ["firmware/compat.py", "firmware/hal_cp.py",
+                                  "firmware/boards.py",
                                   "firmware/circuitpython/code.py",
                                   "firmware/circuitpython/boot.py"])
 def test_the_circuitpython_files_compile_with_mpy_cross(path, tmp_path):
@@ -153,7 +154,7 @@ def test_deploy_fills_a_fresh_drive_with_code_py_last(tmp_path, capsys):
     assert done["removed"] == [] and done["unchanged"] == []
     for name in ("code.py", "boot.py", "config.json", "lib/neopixel.py",
                  "lib/adafruit_pixelbuf.py", "lib/engine/rules.py", "lib/firmware/hal_cp.py",
-                 "lib/firmware/compat.py", "lib/firmware/app.py"):
+                 "lib/firmware/compat.py", "lib/firmware/boards.py", "lib/firmware/app.py"):
         assert name in done["copied"], name
         assert os.path.isfile(os.path.join(drive, *name.split("/"))), name
     assert "lib/firmware/hal.py" not in done["copied"]       # MicroPython's edge stays home

@@ -77,8 +77,9 @@ def test_build_stages_exactly_what_goes_on_the_pico(built):
     for package in ("engine", "firmware"):
         for src in glob.glob(os.path.join(ROOT, package, "*.py")):
             expected.add("lib/%s/%s.mpy" % (package, os.path.basename(src)[:-3]))
-    # CircuitPython's edge and shim are never imported on MicroPython
-    expected -= {"lib/firmware/hal_cp.mpy", "lib/firmware/compat.mpy"}
+    # CircuitPython's edge, shim and board table are never imported on MicroPython
+    expected -= {"lib/firmware/hal_cp.mpy", "lib/firmware/compat.mpy",
+                 "lib/firmware/boards.mpy"}
     assert set(tree(built.out)) == expected
     assert set(built.files) == expected
     with open(os.path.join(built.out, "main.py")) as f:

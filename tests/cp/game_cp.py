@@ -332,9 +332,12 @@ def story_held():
 def story_shift():
     global HANDS, LED_PIN, BUTTON
     world.board_id = "adafruit_feather_rp2040"
-    # the Feather's default wiring (firmware/hal_cp.py BOARD_PINS), 74HC165 chain
-    world.wire_shift165("GPIO6", "GPIO7", "GPIO8")
-    LED_PIN, BUTTON = "GPIO26", "GPIO27"
+    # the Feather's default wiring, from the drive's firmware/boards.py (generated
+    # from hardware/pinmap.json's "boards"), with a 74HC165 chain on it
+    from firmware.boards import BOARD_PINS
+    feather = BOARD_PINS["adafruit_feather_rp2040"]
+    world.wire_shift165(*["GPIO%d" % feather[k] for k in ("sr_load", "sr_clock", "sr_data")])
+    LED_PIN, BUTTON = "GPIO%d" % feather["led"], "GPIO%d" % feather["button"]
     HANDS = Hands(SEED, max_actions=40)
     HANDS.idle_first = False
     HANDS.button = BUTTON
