@@ -12,7 +12,7 @@ ply 10, 100 and 200: the mean over the ten plies around each (5-14, 95-104,
 195-204) of every game that got there, and over whole games.
 
 STORE_PY, if given, is another firmware/store.py to measure (say, an older
-commit's: ``git show REV:firmware/store.py > /tmp/store_old.py``); one
+commit's: ``git show REV:firmware/store.py > store_old.py``); one
 without a file-system seam is given the littlefs through its ``open`` and
 ``os``. The last line is one JSON object.
 """
