@@ -1,5 +1,5 @@
 """The computer player: legal, deterministic, sensible, inside its budget, and
-measurable on the MicroPython unix port.  Rule ids refer to shared RULES.md."""
+measurable on the MicroPython unix port.  Rule ids refer to docs/rules.md."""
 
 import importlib.util
 import json

@@ -158,7 +158,7 @@ def test_H_random_games_all_end():
 # -- the second pass: what the first tests missed -----------------------------
 
 def test_H8_own_groups_block_counts_the_mover_in_a_group_of_three():
-    # RULES.md: black on 3, 4, 5 moving from 3 passes a group of three and is blocked
+    # docs/rules.md (H8): black on 3, 4, 5 moving from 3 passes a group of three and is blocked
     position = P("B", B=[3, 4, 5], W=[20])
     assert texts(ruleset(H, own_groups_block=True), position, 4) == ["5-9"]
     assert texts(ruleset(H, own_groups_block=True), position, 3) == ["5-8"]

@@ -83,7 +83,7 @@ def test_K8_nothing_can_be_jumped_at_the_start():
 
 
 def test_K9_a_triple_is_broken_on_its_middle():
-    # RULES.md's example: white on 10, black on 12, 13, 14, 11 empty, a throw of 3
+    # docs/rules.md's example (K9): white on 10, black on 12, 13, 14, 11 empty, a throw of 3
     after = P("B", W=[13], B=[10, 12, 14]).text()
     assert moves(K, P("W", W=[10], B=[12, 13, 14]), 3) == {"10-13": after}
 
@@ -209,7 +209,7 @@ def test_undo_reverses_a_capture_that_moved_on_and_a_water_return():
 # -- the second pass: what the first tests missed -----------------------------
 
 def test_K8_the_mover_still_counts_in_its_pair_forward():
-    # black on 3 and 4 are a pair as the move begins: 3 cannot jump 4 (RULES.md)
+    # black on 3 and 4 are a pair as the move begins: 3 cannot jump 4 (docs/rules.md, K8)
     assert moves(K, P("B", B=[3, 4], W=[20]), 2) == {"4-6": P("W", B=[3, 6], W=[20]).text()}
 
 
