@@ -34,9 +34,14 @@ import time
 from engine import rules
 from engine.position import Position, PositionError
 from engine.sticks import XorShift
-from host_tools.explain import Story, explain, sticks_live
+from host_tools import sim_checks as checks
+from host_tools.explain import Story, sticks_live
+from host_tools.sim_checks import SQUARES, SimError
+from host_tools.sim_pieces import Pieces
+from host_tools.sim_view import app_state, app_value, board_words, brightness_cap, leds_layout, ruleset_name
 
-SQUARES = 30
+__all__ = ["Sim", "SimError", "Clock", "SQUARES", "LOG_SIZE"]
+
 TICK_MS = 10            # one scan and one App step, as the board's main loop
 HOLD_MS = 60            # shortest time a board state lasts before the next one
 MIN_PRESS_MS = 80       # shortest press of the throw button
@@ -44,78 +49,10 @@ MIN_GAP_MS = 60         # shortest release between two presses
 MAX_CHATTER_MS = 600000
 LOG_SIZE = 2000
 
-DEFAULT_LEDS = {"count": 36, "squares": 30, "sticks": 30, "side_black": 34, "side_white": 35}
-
-
-class SimError(ValueError):
-    """A request the virtual board cannot carry out; nothing was changed."""
-
-
-class Piece:
-    """One physical piece: its colour and where it is.
-
-    ``square`` is 1..30 while it stands on the board, None while it is off it
-    (in its tray). ``held`` marks a piece lifted and not yet put down;
-    ``knocked`` one that fell off by accident.
-    """
-
-    def __init__(self, pid, side, square=None):
-        self.id = pid
-        self.side = side
-        self.square = square
-        self.held = False
-        self.knocked = False
-
-    def as_dict(self):
-        return {"id": self.id, "side": self.side, "square": self.square,
-                "held": self.held, "knocked": self.knocked}
-
 
 def _default_app_factory():
     from firmware.app import App
     return App
-
-
-def _leds_layout():
-    try:
-        from firmware.pins import PINMAP
-        leds = PINMAP["leds"]
-    except (ImportError, KeyError):
-        leds = DEFAULT_LEDS
-    return {k: leds[k] for k in DEFAULT_LEDS if k in leds}
-
-
-def _brightness_cap(app, config):
-    cap = None
-    app_config = getattr(app, "config", None)
-    if isinstance(app_config, dict):
-        cap = app_config.get("brightness_cap")
-    if cap is None:
-        cap = config.get("brightness_cap")
-    if cap is None:
-        try:
-            from firmware.pins import BRIGHTNESS_CAP as cap
-        except ImportError:
-            cap = 255
-    return cap if isinstance(cap, int) and 0 < cap <= 255 else 255
-
-
-def _whole(value, name, low, high):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SimError("%s must be a whole number from %d to %d, got %r" % (name, low, high, value))
-    if value < low or value > high:
-        raise SimError("%s must be from %d to %d, got %d" % (name, low, high, value))
-    return value
-
-
-def _square(value):
-    return _whole(value, "square", 1, SQUARES)
-
-
-def _flag(value, name):
-    if not isinstance(value, bool):
-        raise SimError("%s must be true or false, got %r" % (name, value))
-    return value
 
 
 class Sim:
@@ -139,7 +76,7 @@ class Sim:
         self._noise = random.Random(seed)
         self.tick_ms = tick_ms
         self.app_factory = app_factory or _default_app_factory()
-        self.leds = _leds_layout()
+        self.leds = leds_layout()
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.closed = False
@@ -149,8 +86,7 @@ class Sim:
         self.log = collections.deque(maxlen=LOG_SIZE)
         self.seq = 0
         self.story = Story()                # what the events told, for the page's words
-        self.pieces = []
-        self.hand = []                      # ids of held pieces, in lifting order
+        self.pieces = None                  # the pieces and the hand (host_tools/sim_pieces.py)
         self.chatter = False
         self.chatter_until = None
         self._last_noise = 0
@@ -178,22 +114,15 @@ class Sim:
     def _boot(self):
         self.app = self.app_factory(config=dict(self.config), store_dir=self.store_dir, rng=self.rng)
         self.boots += 1
-        self.display_gain = 255.0 / _brightness_cap(self.app, self.config)
+        self.display_gain = 255.0 / brightness_cap(self.app, self.config)
         scans = (getattr(self.app, "config", None) or {}).get("debounce_scans", 3)
         self._min_scans = (scans if isinstance(scans, int) else 3) + 1
 
     def _app_value(self, name):
-        try:
-            return getattr(self.app, name, None)
-        except Exception:                   # a property that fails is shown as unknown
-            return None
+        return app_value(self.app, name)
 
     def _ruleset_name(self):
-        value = self._app_value("ruleset")
-        name = getattr(value, "name", value)
-        if isinstance(name, str):
-            return name
-        return self.config.get("ruleset", "kendall")
+        return ruleset_name(self.app, self.config)
 
     def _record(self, kind, data):
         self.seq += 1
@@ -227,7 +156,6 @@ class Sim:
 
     def _make_pieces(self, position_text):
         """One piece per physical piece, standing where the App's position says."""
-        n = self._pieces_per_side()
         position = None
         if isinstance(position_text, str):
             try:
@@ -236,50 +164,15 @@ class Sim:
                 position = None
         if position is None:
             position = rules.ruleset(self._ruleset_name()).start()
-        self.pieces = []
-        for side in "BW":
-            squares = position.squares_of(side)
-            for i in range(max(n, len(squares))):
-                square = squares[i] if i < len(squares) else None
-                self.pieces.append(Piece(len(self.pieces), side, square))
-
-    def _resize_pieces(self, n):
-        """Have ``n`` pieces a side: add to the tray, or take away (tray first)."""
-        for side in "BW":
-            mine = [p for p in self.pieces if p.side == side]
-            while len(mine) < n:
-                piece = Piece(max([p.id for p in self.pieces] + [-1]) + 1, side)
-                self.pieces.append(piece)
-                mine.append(piece)
-            extra = len(mine) - n
-            if extra > 0:
-                order = sorted(mine, key=lambda p: (p.square is not None, -p.id))
-                for piece in order[:extra]:
-                    self.pieces.remove(piece)
-                    if piece.id in self.hand:
-                        self.hand.remove(piece.id)
-        self._board_changed()
+        self.pieces = Pieces(position, self._pieces_per_side())
 
     def piece_at(self, square):
-        for piece in self.pieces:
-            if piece.square == square:
-                return piece
-        return None
-
-    def _piece(self, pid):
-        if isinstance(pid, bool) or not isinstance(pid, int):
-            raise SimError("piece must be a piece id (a whole number), got %r" % (pid,))
-        for piece in self.pieces:
-            if piece.id == pid:
-                return piece
-        raise SimError("there is no piece %d" % pid)
+        """The piece standing on ``square``, or None."""
+        return self.pieces.at(square)
 
     def occupancy(self):
-        bits = 0
-        for piece in self.pieces:
-            if piece.square is not None:
-                bits |= 1 << (piece.square - 1)
-        return bits
+        """What a scan of the switches reads, chatter aside."""
+        return self.pieces.occupancy()
 
     def _board_changed(self):
         occ = self.occupancy()
@@ -293,14 +186,7 @@ class Sim:
     def lift(self, square):
         """Lift the piece standing on ``square`` into the hand."""
         with self.lock:
-            square = _square(square)
-            piece = self.piece_at(square)
-            if piece is None:
-                raise SimError("square %d is empty: there is no piece to lift" % square)
-            piece.square = None
-            piece.held = True
-            piece.knocked = False
-            self.hand.append(piece.id)
+            piece = self.pieces.lift(square)
             self._record("sim", {"sim": "lift", "square": square, "piece": piece.id, "side": piece.side})
             self._board_changed()
             return piece.id
@@ -309,28 +195,8 @@ class Sim:
         """Put a piece that is off the board on ``square`` (1..30), or into its
         tray (``"off"``). ``piece`` defaults to the piece lifted last."""
         with self.lock:
-            if square == "off":
-                target = None
-            elif isinstance(square, str):
-                raise SimError('square must be 1..30 or "off", got %r' % (square,))
-            else:
-                target = _square(square)
-            if piece is None:
-                if not self.hand:
-                    raise SimError("no piece in hand: lift one first or name a piece")
-                item = self._piece(self.hand[-1])
-            else:
-                item = self._piece(piece)
-            if item.square is not None:
-                raise SimError("piece %d stands on square %d: lift it first" % (item.id, item.square))
-            if target is not None and self.piece_at(target) is not None:
-                raise SimError("square %d is occupied: lift that piece first" % target)
-            item.square = target
-            item.held = False
-            item.knocked = False
-            if item.id in self.hand:
-                self.hand.remove(item.id)
-            self._record("sim", {"sim": "place", "square": "off" if target is None else target,
+            item = self.pieces.place(square, piece)
+            self._record("sim", {"sim": "place", "square": "off" if item.square is None else item.square,
                                  "piece": item.id, "side": item.side})
             self._board_changed()
             return item.id
@@ -338,26 +204,14 @@ class Sim:
     def knock(self, square=None):
         """A piece falls off its square into its tray (a fault, unannounced)."""
         with self.lock:
-            if square is None:
-                standing = sorted(p.square for p in self.pieces if p.square is not None)
-                if not standing:
-                    raise SimError("no piece stands on the board to knock off")
-                square = self._noise.choice(standing)
-            square = _square(square)
-            piece = self.piece_at(square)
-            if piece is None:
-                raise SimError("square %d is empty: there is no piece to knock off" % square)
-            piece.square = None
-            piece.held = False
-            piece.knocked = True
+            square, piece = self.pieces.knock(square, self._noise.choice)
             self._record("sim", {"sim": "knock", "square": square, "piece": piece.id, "side": piece.side})
             self._board_changed()
             return square
-
     def set_button(self, down):
         """The throw button goes down or up (held down at least MIN_PRESS_MS)."""
         with self.lock:
-            down = _flag(down, "down")
+            down = checks.flag(down, "down")
             last = self._btn_queue[-1][0] if self._btn_queue else self.button
             if down != last:
                 self._btn_queue.append((down, MIN_PRESS_MS if down else MIN_GAP_MS))
@@ -367,7 +221,7 @@ class Sim:
     def press(self, ms=100):
         """A whole press of ``ms`` milliseconds, then a release."""
         with self.lock:
-            ms = _whole(ms, "ms", 1, 60000)
+            ms = checks.whole(ms, "ms", 1, 60000)
             last = self._btn_queue[-1][0] if self._btn_queue else self.button
             if last:
                 raise SimError("the throw button is already held down")
@@ -379,9 +233,9 @@ class Sim:
     def set_chatter(self, on, ms=None):
         """Switch chatter on (for ``ms``, or until switched off) or off."""
         with self.lock:
-            on = _flag(on, "on")
+            on = checks.flag(on, "on")
             if ms is not None:
-                ms = _whole(ms, "ms", 1, MAX_CHATTER_MS)
+                ms = checks.whole(ms, "ms", 1, MAX_CHATTER_MS)
             self.chatter = on
             self.chatter_until = self.now_ms + ms if (on and ms) else None
             self._record("sim", {"sim": "chatter", "on": on, "ms": ms})
@@ -450,7 +304,8 @@ class Sim:
             self._record("sim", dict(cmd, sim="new"))
             self._events(events)
             self.config["ruleset"] = ruleset
-            self._resize_pieces(self._pieces_per_side())
+            self.pieces.resize(self._pieces_per_side())
+            self._board_changed()
             self._after_command()
             return events
 
@@ -468,20 +323,7 @@ class Sim:
                 wanted = Position.parse(text)
             except PositionError as exc:
                 raise SimError(str(exc))
-            for side in "BW":
-                have = len([p for p in self.pieces if p.side == side])
-                if wanted.count(side) > have:
-                    raise SimError("position needs %d %s pieces; the board has %d" % (
-                        wanted.count(side), "black" if side == "B" else "white", have))
-            for piece in self.pieces:
-                piece.square = None
-                piece.held = False
-                piece.knocked = False
-            self.hand = []
-            for side in "BW":
-                free = [p for p in self.pieces if p.side == side]
-                for square in wanted.squares_of(side):
-                    free.pop(0).square = square
+            self.pieces.arrange(wanted)
             self._record("sim", {"sim": "arrange", "position": wanted.text()})
             self._board_changed()
 
@@ -547,7 +389,7 @@ class Sim:
     def advance(self, ms):
         """Let ``ms`` milliseconds pass, one step every tick (manual clock)."""
         with self.lock:
-            ms = _whole(ms, "ms", 1, 3600000)
+            ms = checks.whole(ms, "ms", 1, 3600000)
             events = []
             end = self.now_ms + ms
             while self.now_ms < end:
@@ -570,20 +412,9 @@ class Sim:
     def snapshot(self, since=0):
         """Everything the page draws, and the log entries after ``since``."""
         with self.lock:
-            app = {}
-            for name in ("position", "ruleset", "state", "turn", "throw", "sticks", "mode"):
-                value = self._app_value(name)
-                if name == "ruleset":
-                    value = self._ruleset_name()
-                elif name == "sticks" and value is not None:
-                    value = list(value)
-                elif value is not None and not isinstance(value, (str, int, float, bool, list, dict)):
-                    value = str(value)
-                app[name] = value
-            computer = (getattr(self.app, "config", None) or {}).get("computer")
-            app["computer"] = dict(computer) if isinstance(computer, dict) else None
+            app = app_state(self.app, self.config)
             log = [entry for entry in self.log if entry["seq"] > since]
-            words = explain(self._board_words(app), self.story)
+            words = board_words(app, self.roles, self.app, self.story)
             return {
                 "version": self.version,
                 "now_ms": self.now_ms,
@@ -592,7 +423,7 @@ class Sim:
                 "leds": dict(self.leds),
                 "display_gain": round(self.display_gain, 3),
                 "pieces": [p.as_dict() for p in self.pieces],
-                "hand": list(self.hand),
+                "hand": list(self.pieces.hand),
                 "occupancy": self.occupancy(),
                 "raw": self.raw,
                 "button": self.button,
@@ -606,18 +437,6 @@ class Sim:
                 "log": log,
             }
 
-
-    def _board_words(self, app):
-        """The App's public state as explain() reads it (host_tools/explain.py)."""
-        board = {"state": app["state"], "turn": app["turn"], "throw": app["throw"],
-                 "roles": list(self.roles)}
-        if app["mode"] == "computer" and app["computer"]:
-            board["computer_side"] = app["computer"].get("side")
-        if app["state"] == "game_over":
-            game = self._app_value("game")
-            board["winner"] = getattr(game, "winner", None)
-            board["score"] = getattr(game, "score", None)
-        return board
 
 
 class Clock:
