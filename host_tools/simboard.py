@@ -1,29 +1,20 @@
 """The virtual board behind `senet-board sim`: pieces, hands, a clock and faults.
 
-A reed-switch board only knows *where* something stands, never *what*. So the
-simulator keeps what the sensors cannot: one object per physical piece, with
-its colour, the square it stands on or the tray beside the board it lies in.
-From those pieces it makes the raw occupancy a scan would read, and feeds it,
-with the throw button and the time, to the real ``firmware.app.App``. Nothing
-here knows a rule or a light: what the board shows is the App's ``frame``.
-
-Two things a hand does that a click does not are modelled on purpose:
-
-- A hand cannot move a piece in less than a few scans, so every change of the
-  board lasts at least ``HOLD_MS`` and a few more App steps than the debounce
-  needs before the next one reaches the App, however fast requests arrive (a
-  capture swap made by a script still shows the App both lifts), and even
-  when the clock thread runs late on a busy machine.
-- A finger holds the button for a while, so a press is held down for at least
-  ``MIN_PRESS_MS`` even when the release comes at once.
+The simulator keeps what a reed-switch board's sensors cannot, one object per
+physical piece (host_tools/sim_pieces.py), makes from them the raw occupancy
+a scan would read, and feeds it, with the throw button and the time, to the
+real ``firmware.app.App`` at a hand's pace (host_tools/sim_pace.py). Nothing
+here knows a rule or a light: what the board shows is the App's ``frame``,
+told to the page as host_tools/sim_view.py reads it.
 
 Faults: a knocked piece falls into its tray unseen by the player; switch
-chatter flips single scans of random switches (never two scans in a row, which
-any debounce must absorb); a power cut throws the App away and boots a new one
-on the same saved-game folder, the pieces staying where they stand.
+chatter flips single scans of random switches; a power cut throws the App
+away and boots a new one on the same saved-game folder, the pieces staying
+where they stand. A request with a bad argument raises ``SimError``
+(host_tools/sim_checks.py) and changes nothing.
 
-The clock is either real time (a thread steps the App every ``tick_ms``) or
-manual (``advance(ms)``), which makes tests exact.
+The clock is either real time (``Clock``: a thread steps the App every
+``tick_ms``) or manual (``advance(ms)``), which makes tests exact.
 """
 
 import collections
@@ -37,15 +28,13 @@ from engine.sticks import XorShift
 from host_tools import sim_checks as checks
 from host_tools.explain import Story, sticks_live
 from host_tools.sim_checks import SQUARES, SimError
+from host_tools.sim_pace import Chatter, Pace
 from host_tools.sim_pieces import Pieces
 from host_tools.sim_view import app_state, app_value, board_words, brightness_cap, leds_layout, ruleset_name
 
 __all__ = ["Sim", "SimError", "Clock", "SQUARES", "LOG_SIZE"]
 
 TICK_MS = 10            # one scan and one App step, as the board's main loop
-HOLD_MS = 60            # shortest time a board state lasts before the next one
-MIN_PRESS_MS = 80       # shortest press of the throw button
-MIN_GAP_MS = 60         # shortest release between two presses
 MAX_CHATTER_MS = 600000
 LOG_SIZE = 2000
 
@@ -87,26 +76,16 @@ class Sim:
         self.seq = 0
         self.story = Story()                # what the events told, for the page's words
         self.pieces = None                  # the pieces and the hand (host_tools/sim_pieces.py)
-        self.chatter = False
-        self.chatter_until = None
-        self._last_noise = 0
-        self._occ_queue = collections.deque()     # board states not yet seen by the App
-        self._btn_queue = collections.deque()     # (button down?, shortest hold ms)
-        self._btn_at = 0
-        self._btn_hold = 0
-        self._btn_steps = 0                       # App steps that saw the button as it is
-        self._occ_steps = 0                       # App steps that saw the board as it is
-        self._last_step = 0
-        self.button = False                       # the button as the App sees it
-        self.raw = 0                              # the last scan, chatter included
+        self.chatter = Chatter(self._noise)
+        self.pace = None                    # what the App's scan reads (host_tools/sim_pace.py)
+        self.raw = 0                        # the last scan, chatter included
         self.frame = []
         self.roles = []
         self.app = None
         with self.lock:
             self._boot()
             self._make_pieces(self._app_value("position"))
-            self._fed_occ = self.occupancy()      # the board as the App sees it
-            self._fed_occ_at = 0
+            self.pace = Pace(self.occupancy())
             self._refresh()
 
     # -- the App -----------------------------------------------------------------
@@ -117,6 +96,11 @@ class Sim:
         self.display_gain = 255.0 / brightness_cap(self.app, self.config)
         scans = (getattr(self.app, "config", None) or {}).get("debounce_scans", 3)
         self._min_scans = (scans if isinstance(scans, int) else 3) + 1
+
+    @property
+    def button(self):
+        """The throw button as the App sees it."""
+        return self.pace.button
 
     def _app_value(self, name):
         return app_value(self.app, name)
@@ -175,10 +159,7 @@ class Sim:
         return self.pieces.occupancy()
 
     def _board_changed(self):
-        occ = self.occupancy()
-        last = self._occ_queue[-1] if self._occ_queue else self._fed_occ
-        if occ != last:
-            self._occ_queue.append(occ)
+        self.pace.board_to(self.occupancy())
         self._refresh()
 
     # -- requests (each checks everything first, then changes the board) ---------
@@ -212,9 +193,7 @@ class Sim:
         """The throw button goes down or up (held down at least MIN_PRESS_MS)."""
         with self.lock:
             down = checks.flag(down, "down")
-            last = self._btn_queue[-1][0] if self._btn_queue else self.button
-            if down != last:
-                self._btn_queue.append((down, MIN_PRESS_MS if down else MIN_GAP_MS))
+            if self.pace.button_to(down):
                 self._record("sim", {"sim": "button", "down": down})
                 self._refresh()
 
@@ -222,11 +201,7 @@ class Sim:
         """A whole press of ``ms`` milliseconds, then a release."""
         with self.lock:
             ms = checks.whole(ms, "ms", 1, 60000)
-            last = self._btn_queue[-1][0] if self._btn_queue else self.button
-            if last:
-                raise SimError("the throw button is already held down")
-            self._btn_queue.append((True, max(ms, 1)))
-            self._btn_queue.append((False, MIN_GAP_MS))
+            self.pace.press(ms)
             self._record("sim", {"sim": "press", "ms": ms})
             self._refresh()
 
@@ -236,8 +211,7 @@ class Sim:
             on = checks.flag(on, "on")
             if ms is not None:
                 ms = checks.whole(ms, "ms", 1, MAX_CHATTER_MS)
-            self.chatter = on
-            self.chatter_until = self.now_ms + ms if (on and ms) else None
+            self.chatter.switch(on, self.now_ms, ms)
             self._record("sim", {"sim": "chatter", "on": on, "ms": ms})
             self._refresh()
 
@@ -245,8 +219,7 @@ class Sim:
         """Throw the App away and boot a new one on the same saved-game folder."""
         with self.lock:
             self._record("sim", {"sim": "power_cut", "store": self.store_dir is not None})
-            self._btn_queue.clear()
-            self.button = False
+            self.pace.let_go()
             self.story = Story()
             self._boot()
             self._refresh()
@@ -329,53 +302,21 @@ class Sim:
 
     # -- the clock ----------------------------------------------------------------
 
-    def _feed(self):
-        """Move the queued board and button states on to the App's inputs.
-
-        A state gives way to the next only once the App has seen it in enough
-        steps (its debounce counts scans) and in a step at least the shortest
-        hold after it began (the button's debounce counts milliseconds), so
-        nothing a hand did is lost even when the clock thread runs late.
-        """
-        now = self.now_ms
-        last = self._last_step
-        if (self._occ_queue and self._occ_steps >= self._min_scans
-                and last - self._fed_occ_at >= HOLD_MS):
-            self._fed_occ = self._occ_queue.popleft()
-            self._fed_occ_at = now
-            self._occ_steps = 0
-        if (self._btn_queue and self._btn_steps >= 2
-                and last - self._btn_at >= self._btn_hold):
-            self.button, self._btn_hold = self._btn_queue.popleft()
-            self._btn_at = now
-            self._btn_steps = 0
-        self._occ_steps += 1
-        self._btn_steps += 1
-        self._last_step = now
-
     def _chatter_bits(self):
-        if self.chatter and self.chatter_until is not None and self.now_ms >= self.chatter_until:
-            self.chatter = False
-            self.chatter_until = None
+        bits, ended = self.chatter.bits(self.now_ms)
+        if ended:
             self._record("sim", {"sim": "chatter", "on": False, "ms": None})
-        if not self.chatter:
-            self._last_noise = 0
-            return 0
-        r = self._noise.getrandbits
-        noise = r(SQUARES) & r(SQUARES) & r(SQUARES) & ~self._last_noise   # ~1 in 8 per switch
-        noise &= (1 << SQUARES) - 1
-        self._last_noise = noise
-        return noise
+        return bits
 
     def _step(self):
-        self._feed()
-        self.raw = self._fed_occ ^ self._chatter_bits()
+        self.pace.feed(self.now_ms, self._min_scans)
+        self.raw = self.pace.board ^ self._chatter_bits()
         events = self.app.step(self.now_ms, self.raw, self.button)
         self._events(events)
         frame = self._app_value("frame") or ()
         roles = self._app_value("roles") or ()
         if events or len(frame) != len(self.frame) or list(roles) != self.roles or any(
-                tuple(a) != b for a, b in zip(frame, self.frame)) or self.chatter:
+                tuple(a) != b for a, b in zip(frame, self.frame)) or self.chatter.on:
             self._refresh()
         return events
 
@@ -400,7 +341,7 @@ class Sim:
     def idle(self):
         """True when every queued input has reached the App."""
         with self.lock:
-            return not self._occ_queue and not self._btn_queue
+            return self.pace.idle()
 
     def close(self):
         with self.lock:
@@ -427,7 +368,7 @@ class Sim:
                 "occupancy": self.occupancy(),
                 "raw": self.raw,
                 "button": self.button,
-                "chatter": self.chatter,
+                "chatter": self.chatter.on,
                 "boots": self.boots,
                 "rulesets": sorted(rules.RULESETS),
                 "app": app,
