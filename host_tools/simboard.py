@@ -20,13 +20,13 @@ The clock is either real time (``Clock``: a thread steps the App every
 import collections
 import random
 import threading
-import time
 
 from engine import rules
 from engine.position import Position, PositionError
 from engine.sticks import XorShift
 from host_tools import sim_checks as checks
 from host_tools.explain import Story, sticks_live
+from host_tools.sim_clock import Clock
 from host_tools.sim_checks import SQUARES, SimError
 from host_tools.sim_pace import Chatter, Pace
 from host_tools.sim_pieces import Pieces
@@ -343,6 +343,12 @@ class Sim:
         with self.lock:
             return self.pace.idle()
 
+    def report_error(self, exc):
+        """Log what broke a step of the clock thread, so the page shows it."""
+        with self.lock:
+            self._record("sim", {"sim": "error", "message": "%s: %s" % (type(exc).__name__, exc)})
+            self._refresh()
+
     def close(self):
         with self.lock:
             self.closed = True
@@ -377,40 +383,3 @@ class Sim:
                 "seq": self.seq,
                 "log": log,
             }
-
-
-
-class Clock:
-    """Steps a Sim in real time, every ``sim.tick_ms``, in a thread."""
-
-    def __init__(self, sim):
-        self.sim = sim
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sim-clock", daemon=True)
-        self.error = None
-
-    def start(self):
-        self._thread.start()
-        return self
-
-    def _run(self):
-        start = time.monotonic() - self.sim.now_ms / 1000.0
-        tick = self.sim.tick_ms / 1000.0
-        while not self._stop.is_set():
-            began = time.monotonic()
-            try:
-                self.sim.step_to(int((began - start) * 1000))
-            except Exception as exc:        # keep the page alive; show what broke
-                self.error = exc
-                with self.sim.lock:
-                    self.sim._record("sim", {"sim": "error", "message": "%s: %s" % (
-                        type(exc).__name__, exc)})
-                    self.sim._refresh()
-                self._stop.wait(1.0)
-            spent = time.monotonic() - began
-            self._stop.wait(max(0.0, tick - spent))
-
-    def stop(self):
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(2.0)
