@@ -92,13 +92,7 @@ class Pieces:
 
     def lift(self, square):
         """Lift the piece standing on ``square`` into the hand; return it."""
-        square = checks.square(square)
-        piece = self.at(square)
-        if piece is None:
-            raise SimError("square %d is empty: there is no piece to lift" % square)
-        piece.square = None
-        piece.held = True
-        piece.knocked = False
+        square, piece = self._take(square, "lift", held=True)
         self.hand.append(piece.id)
         return piece
 
@@ -137,13 +131,17 @@ class Pieces:
             if not standing:
                 raise SimError("no piece stands on the board to knock off")
             square = choose(standing)
+        return self._take(square, "knock off", held=False)
+
+    def _take(self, square, verb, held):
+        """The piece on ``square`` leaves it: lifted (``held``) or knocked off."""
         square = checks.square(square)
         piece = self.at(square)
         if piece is None:
-            raise SimError("square %d is empty: there is no piece to knock off" % square)
+            raise SimError("square %d is empty: there is no piece to %s" % (square, verb))
         piece.square = None
-        piece.held = False
-        piece.knocked = True
+        piece.held = held
+        piece.knocked = not held
         return square, piece
 
     def arrange(self, position):
