@@ -24,7 +24,8 @@ import time
 from engine import rules
 from engine.position import Position, PositionError
 from host_tools.explain import Story, explain, sticks_live
-from host_tools.simboard import LOG_SIZE, SQUARES, _leds_layout
+from host_tools.sim_view import leds_layout
+from host_tools.simboard import LOG_SIZE, SQUARES
 
 HELLO = b'{"cmd": "hello"}\n'
 STATE = b'{"cmd": "state"}\n'
@@ -54,7 +55,7 @@ class Mirror:
         except ImportError:
             cap = 255
         self.port = port
-        self.leds = _leds_layout()
+        self.leds = leds_layout()
         self.lights = Lights({"count": self.leds["count"]}, cap)
         self.display_gain = 255.0 / cap
         self.lock = threading.RLock()

@@ -1,121 +1,47 @@
 """The virtual board behind `senet-board sim`: pieces, hands, a clock and faults.
 
-A reed-switch board only knows *where* something stands, never *what*. So the
-simulator keeps what the sensors cannot: one object per physical piece, with
-its colour, the square it stands on or the tray beside the board it lies in.
-From those pieces it makes the raw occupancy a scan would read, and feeds it,
-with the throw button and the time, to the real ``firmware.app.App``. Nothing
-here knows a rule or a light: what the board shows is the App's ``frame``.
-
-Two things a hand does that a click does not are modelled on purpose:
-
-- A hand cannot move a piece in less than a few scans, so every change of the
-  board lasts at least ``HOLD_MS`` and a few more App steps than the debounce
-  needs before the next one reaches the App, however fast requests arrive (a
-  capture swap made by a script still shows the App both lifts), and even
-  when the clock thread runs late on a busy machine.
-- A finger holds the button for a while, so a press is held down for at least
-  ``MIN_PRESS_MS`` even when the release comes at once.
+The simulator keeps what a reed-switch board's sensors cannot, one object per
+physical piece (host_tools/sim_pieces.py), makes from them the raw occupancy
+a scan would read, and feeds it, with the throw button and the time, to the
+real ``firmware.app.App`` at a hand's pace (host_tools/sim_pace.py). Nothing
+here knows a rule or a light: what the board shows is the App's ``frame``,
+told to the page as host_tools/sim_view.py reads it.
 
 Faults: a knocked piece falls into its tray unseen by the player; switch
-chatter flips single scans of random switches (never two scans in a row, which
-any debounce must absorb); a power cut throws the App away and boots a new one
-on the same saved-game folder, the pieces staying where they stand.
+chatter flips single scans of random switches; a power cut throws the App
+away and boots a new one on the same saved-game folder, the pieces staying
+where they stand. A request with a bad argument raises ``SimError``
+(host_tools/sim_checks.py) and changes nothing.
 
-The clock is either real time (a thread steps the App every ``tick_ms``) or
-manual (``advance(ms)``), which makes tests exact.
+The clock is either real time (``Clock``: a thread steps the App every
+``tick_ms``) or manual (``advance(ms)``), which makes tests exact.
 """
 
 import collections
 import random
 import threading
-import time
 
 from engine import rules
 from engine.position import Position, PositionError
 from engine.sticks import XorShift
-from host_tools.explain import Story, explain, sticks_live
+from host_tools import sim_checks as checks
+from host_tools.explain import Story, sticks_live
+from host_tools.sim_clock import Clock
+from host_tools.sim_checks import SQUARES, SimError
+from host_tools.sim_pace import Chatter, Pace
+from host_tools.sim_pieces import Pieces
+from host_tools.sim_view import app_state, app_value, board_words, brightness_cap, leds_layout, ruleset_name
 
-SQUARES = 30
+__all__ = ["Sim", "SimError", "Clock", "SQUARES", "LOG_SIZE"]
+
 TICK_MS = 10            # one scan and one App step, as the board's main loop
-HOLD_MS = 60            # shortest time a board state lasts before the next one
-MIN_PRESS_MS = 80       # shortest press of the throw button
-MIN_GAP_MS = 60         # shortest release between two presses
 MAX_CHATTER_MS = 600000
 LOG_SIZE = 2000
-
-DEFAULT_LEDS = {"count": 36, "squares": 30, "sticks": 30, "side_black": 34, "side_white": 35}
-
-
-class SimError(ValueError):
-    """A request the virtual board cannot carry out; nothing was changed."""
-
-
-class Piece:
-    """One physical piece: its colour and where it is.
-
-    ``square`` is 1..30 while it stands on the board, None while it is off it
-    (in its tray). ``held`` marks a piece lifted and not yet put down;
-    ``knocked`` one that fell off by accident.
-    """
-
-    def __init__(self, pid, side, square=None):
-        self.id = pid
-        self.side = side
-        self.square = square
-        self.held = False
-        self.knocked = False
-
-    def as_dict(self):
-        return {"id": self.id, "side": self.side, "square": self.square,
-                "held": self.held, "knocked": self.knocked}
 
 
 def _default_app_factory():
     from firmware.app import App
     return App
-
-
-def _leds_layout():
-    try:
-        from firmware.pins import PINMAP
-        leds = PINMAP["leds"]
-    except (ImportError, KeyError):
-        leds = DEFAULT_LEDS
-    return {k: leds[k] for k in DEFAULT_LEDS if k in leds}
-
-
-def _brightness_cap(app, config):
-    cap = None
-    app_config = getattr(app, "config", None)
-    if isinstance(app_config, dict):
-        cap = app_config.get("brightness_cap")
-    if cap is None:
-        cap = config.get("brightness_cap")
-    if cap is None:
-        try:
-            from firmware.pins import BRIGHTNESS_CAP as cap
-        except ImportError:
-            cap = 255
-    return cap if isinstance(cap, int) and 0 < cap <= 255 else 255
-
-
-def _whole(value, name, low, high):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SimError("%s must be a whole number from %d to %d, got %r" % (name, low, high, value))
-    if value < low or value > high:
-        raise SimError("%s must be from %d to %d, got %d" % (name, low, high, value))
-    return value
-
-
-def _square(value):
-    return _whole(value, "square", 1, SQUARES)
-
-
-def _flag(value, name):
-    if not isinstance(value, bool):
-        raise SimError("%s must be true or false, got %r" % (name, value))
-    return value
 
 
 class Sim:
@@ -139,7 +65,7 @@ class Sim:
         self._noise = random.Random(seed)
         self.tick_ms = tick_ms
         self.app_factory = app_factory or _default_app_factory()
-        self.leds = _leds_layout()
+        self.leds = leds_layout()
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.closed = False
@@ -149,28 +75,17 @@ class Sim:
         self.log = collections.deque(maxlen=LOG_SIZE)
         self.seq = 0
         self.story = Story()                # what the events told, for the page's words
-        self.pieces = []
-        self.hand = []                      # ids of held pieces, in lifting order
-        self.chatter = False
-        self.chatter_until = None
-        self._last_noise = 0
-        self._occ_queue = collections.deque()     # board states not yet seen by the App
-        self._btn_queue = collections.deque()     # (button down?, shortest hold ms)
-        self._btn_at = 0
-        self._btn_hold = 0
-        self._btn_steps = 0                       # App steps that saw the button as it is
-        self._occ_steps = 0                       # App steps that saw the board as it is
-        self._last_step = 0
-        self.button = False                       # the button as the App sees it
-        self.raw = 0                              # the last scan, chatter included
+        self.pieces = None                  # the pieces and the hand (host_tools/sim_pieces.py)
+        self.chatter = Chatter(self._noise)
+        self.pace = None                    # what the App's scan reads (host_tools/sim_pace.py)
+        self.raw = 0                        # the last scan, chatter included
         self.frame = []
         self.roles = []
         self.app = None
         with self.lock:
             self._boot()
             self._make_pieces(self._app_value("position"))
-            self._fed_occ = self.occupancy()      # the board as the App sees it
-            self._fed_occ_at = 0
+            self.pace = Pace(self.occupancy())
             self._refresh()
 
     # -- the App -----------------------------------------------------------------
@@ -178,22 +93,20 @@ class Sim:
     def _boot(self):
         self.app = self.app_factory(config=dict(self.config), store_dir=self.store_dir, rng=self.rng)
         self.boots += 1
-        self.display_gain = 255.0 / _brightness_cap(self.app, self.config)
+        self.display_gain = 255.0 / brightness_cap(self.app, self.config)
         scans = (getattr(self.app, "config", None) or {}).get("debounce_scans", 3)
         self._min_scans = (scans if isinstance(scans, int) else 3) + 1
 
+    @property
+    def button(self):
+        """The throw button as the App sees it."""
+        return self.pace.button
+
     def _app_value(self, name):
-        try:
-            return getattr(self.app, name, None)
-        except Exception:                   # a property that fails is shown as unknown
-            return None
+        return app_value(self.app, name)
 
     def _ruleset_name(self):
-        value = self._app_value("ruleset")
-        name = getattr(value, "name", value)
-        if isinstance(name, str):
-            return name
-        return self.config.get("ruleset", "kendall")
+        return ruleset_name(self.app, self.config)
 
     def _record(self, kind, data):
         self.seq += 1
@@ -227,7 +140,6 @@ class Sim:
 
     def _make_pieces(self, position_text):
         """One piece per physical piece, standing where the App's position says."""
-        n = self._pieces_per_side()
         position = None
         if isinstance(position_text, str):
             try:
@@ -236,56 +148,18 @@ class Sim:
                 position = None
         if position is None:
             position = rules.ruleset(self._ruleset_name()).start()
-        self.pieces = []
-        for side in "BW":
-            squares = position.squares_of(side)
-            for i in range(max(n, len(squares))):
-                square = squares[i] if i < len(squares) else None
-                self.pieces.append(Piece(len(self.pieces), side, square))
-
-    def _resize_pieces(self, n):
-        """Have ``n`` pieces a side: add to the tray, or take away (tray first)."""
-        for side in "BW":
-            mine = [p for p in self.pieces if p.side == side]
-            while len(mine) < n:
-                piece = Piece(max([p.id for p in self.pieces] + [-1]) + 1, side)
-                self.pieces.append(piece)
-                mine.append(piece)
-            extra = len(mine) - n
-            if extra > 0:
-                order = sorted(mine, key=lambda p: (p.square is not None, -p.id))
-                for piece in order[:extra]:
-                    self.pieces.remove(piece)
-                    if piece.id in self.hand:
-                        self.hand.remove(piece.id)
-        self._board_changed()
+        self.pieces = Pieces(position, self._pieces_per_side())
 
     def piece_at(self, square):
-        for piece in self.pieces:
-            if piece.square == square:
-                return piece
-        return None
-
-    def _piece(self, pid):
-        if isinstance(pid, bool) or not isinstance(pid, int):
-            raise SimError("piece must be a piece id (a whole number), got %r" % (pid,))
-        for piece in self.pieces:
-            if piece.id == pid:
-                return piece
-        raise SimError("there is no piece %d" % pid)
+        """The piece standing on ``square``, or None."""
+        return self.pieces.at(square)
 
     def occupancy(self):
-        bits = 0
-        for piece in self.pieces:
-            if piece.square is not None:
-                bits |= 1 << (piece.square - 1)
-        return bits
+        """What a scan of the switches reads, chatter aside."""
+        return self.pieces.occupancy()
 
     def _board_changed(self):
-        occ = self.occupancy()
-        last = self._occ_queue[-1] if self._occ_queue else self._fed_occ
-        if occ != last:
-            self._occ_queue.append(occ)
+        self.pace.board_to(self.occupancy())
         self._refresh()
 
     # -- requests (each checks everything first, then changes the board) ---------
@@ -293,14 +167,7 @@ class Sim:
     def lift(self, square):
         """Lift the piece standing on ``square`` into the hand."""
         with self.lock:
-            square = _square(square)
-            piece = self.piece_at(square)
-            if piece is None:
-                raise SimError("square %d is empty: there is no piece to lift" % square)
-            piece.square = None
-            piece.held = True
-            piece.knocked = False
-            self.hand.append(piece.id)
+            piece = self.pieces.lift(square)
             self._record("sim", {"sim": "lift", "square": square, "piece": piece.id, "side": piece.side})
             self._board_changed()
             return piece.id
@@ -309,28 +176,8 @@ class Sim:
         """Put a piece that is off the board on ``square`` (1..30), or into its
         tray (``"off"``). ``piece`` defaults to the piece lifted last."""
         with self.lock:
-            if square == "off":
-                target = None
-            elif isinstance(square, str):
-                raise SimError('square must be 1..30 or "off", got %r' % (square,))
-            else:
-                target = _square(square)
-            if piece is None:
-                if not self.hand:
-                    raise SimError("no piece in hand: lift one first or name a piece")
-                item = self._piece(self.hand[-1])
-            else:
-                item = self._piece(piece)
-            if item.square is not None:
-                raise SimError("piece %d stands on square %d: lift it first" % (item.id, item.square))
-            if target is not None and self.piece_at(target) is not None:
-                raise SimError("square %d is occupied: lift that piece first" % target)
-            item.square = target
-            item.held = False
-            item.knocked = False
-            if item.id in self.hand:
-                self.hand.remove(item.id)
-            self._record("sim", {"sim": "place", "square": "off" if target is None else target,
+            item = self.pieces.place(square, piece)
+            self._record("sim", {"sim": "place", "square": "off" if item.square is None else item.square,
                                  "piece": item.id, "side": item.side})
             self._board_changed()
             return item.id
@@ -338,52 +185,33 @@ class Sim:
     def knock(self, square=None):
         """A piece falls off its square into its tray (a fault, unannounced)."""
         with self.lock:
-            if square is None:
-                standing = sorted(p.square for p in self.pieces if p.square is not None)
-                if not standing:
-                    raise SimError("no piece stands on the board to knock off")
-                square = self._noise.choice(standing)
-            square = _square(square)
-            piece = self.piece_at(square)
-            if piece is None:
-                raise SimError("square %d is empty: there is no piece to knock off" % square)
-            piece.square = None
-            piece.held = False
-            piece.knocked = True
+            square, piece = self.pieces.knock(square, self._noise.choice)
             self._record("sim", {"sim": "knock", "square": square, "piece": piece.id, "side": piece.side})
             self._board_changed()
             return square
-
     def set_button(self, down):
         """The throw button goes down or up (held down at least MIN_PRESS_MS)."""
         with self.lock:
-            down = _flag(down, "down")
-            last = self._btn_queue[-1][0] if self._btn_queue else self.button
-            if down != last:
-                self._btn_queue.append((down, MIN_PRESS_MS if down else MIN_GAP_MS))
+            down = checks.flag(down, "down")
+            if self.pace.button_to(down):
                 self._record("sim", {"sim": "button", "down": down})
                 self._refresh()
 
     def press(self, ms=100):
         """A whole press of ``ms`` milliseconds, then a release."""
         with self.lock:
-            ms = _whole(ms, "ms", 1, 60000)
-            last = self._btn_queue[-1][0] if self._btn_queue else self.button
-            if last:
-                raise SimError("the throw button is already held down")
-            self._btn_queue.append((True, max(ms, 1)))
-            self._btn_queue.append((False, MIN_GAP_MS))
+            ms = checks.whole(ms, "ms", 1, 60000)
+            self.pace.press(ms)
             self._record("sim", {"sim": "press", "ms": ms})
             self._refresh()
 
     def set_chatter(self, on, ms=None):
         """Switch chatter on (for ``ms``, or until switched off) or off."""
         with self.lock:
-            on = _flag(on, "on")
+            on = checks.flag(on, "on")
             if ms is not None:
-                ms = _whole(ms, "ms", 1, MAX_CHATTER_MS)
-            self.chatter = on
-            self.chatter_until = self.now_ms + ms if (on and ms) else None
+                ms = checks.whole(ms, "ms", 1, MAX_CHATTER_MS)
+            self.chatter.switch(on, self.now_ms, ms)
             self._record("sim", {"sim": "chatter", "on": on, "ms": ms})
             self._refresh()
 
@@ -391,8 +219,7 @@ class Sim:
         """Throw the App away and boot a new one on the same saved-game folder."""
         with self.lock:
             self._record("sim", {"sim": "power_cut", "store": self.store_dir is not None})
-            self._btn_queue.clear()
-            self.button = False
+            self.pace.let_go()
             self.story = Story()
             self._boot()
             self._refresh()
@@ -450,7 +277,8 @@ class Sim:
             self._record("sim", dict(cmd, sim="new"))
             self._events(events)
             self.config["ruleset"] = ruleset
-            self._resize_pieces(self._pieces_per_side())
+            self.pieces.resize(self._pieces_per_side())
+            self._board_changed()
             self._after_command()
             return events
 
@@ -468,72 +296,27 @@ class Sim:
                 wanted = Position.parse(text)
             except PositionError as exc:
                 raise SimError(str(exc))
-            for side in "BW":
-                have = len([p for p in self.pieces if p.side == side])
-                if wanted.count(side) > have:
-                    raise SimError("position needs %d %s pieces; the board has %d" % (
-                        wanted.count(side), "black" if side == "B" else "white", have))
-            for piece in self.pieces:
-                piece.square = None
-                piece.held = False
-                piece.knocked = False
-            self.hand = []
-            for side in "BW":
-                free = [p for p in self.pieces if p.side == side]
-                for square in wanted.squares_of(side):
-                    free.pop(0).square = square
+            self.pieces.arrange(wanted)
             self._record("sim", {"sim": "arrange", "position": wanted.text()})
             self._board_changed()
 
     # -- the clock ----------------------------------------------------------------
 
-    def _feed(self):
-        """Move the queued board and button states on to the App's inputs.
-
-        A state gives way to the next only once the App has seen it in enough
-        steps (its debounce counts scans) and in a step at least the shortest
-        hold after it began (the button's debounce counts milliseconds), so
-        nothing a hand did is lost even when the clock thread runs late.
-        """
-        now = self.now_ms
-        last = self._last_step
-        if (self._occ_queue and self._occ_steps >= self._min_scans
-                and last - self._fed_occ_at >= HOLD_MS):
-            self._fed_occ = self._occ_queue.popleft()
-            self._fed_occ_at = now
-            self._occ_steps = 0
-        if (self._btn_queue and self._btn_steps >= 2
-                and last - self._btn_at >= self._btn_hold):
-            self.button, self._btn_hold = self._btn_queue.popleft()
-            self._btn_at = now
-            self._btn_steps = 0
-        self._occ_steps += 1
-        self._btn_steps += 1
-        self._last_step = now
-
     def _chatter_bits(self):
-        if self.chatter and self.chatter_until is not None and self.now_ms >= self.chatter_until:
-            self.chatter = False
-            self.chatter_until = None
+        bits, ended = self.chatter.bits(self.now_ms)
+        if ended:
             self._record("sim", {"sim": "chatter", "on": False, "ms": None})
-        if not self.chatter:
-            self._last_noise = 0
-            return 0
-        r = self._noise.getrandbits
-        noise = r(SQUARES) & r(SQUARES) & r(SQUARES) & ~self._last_noise   # ~1 in 8 per switch
-        noise &= (1 << SQUARES) - 1
-        self._last_noise = noise
-        return noise
+        return bits
 
     def _step(self):
-        self._feed()
-        self.raw = self._fed_occ ^ self._chatter_bits()
+        self.pace.feed(self.now_ms, self._min_scans)
+        self.raw = self.pace.board ^ self._chatter_bits()
         events = self.app.step(self.now_ms, self.raw, self.button)
         self._events(events)
         frame = self._app_value("frame") or ()
         roles = self._app_value("roles") or ()
         if events or len(frame) != len(self.frame) or list(roles) != self.roles or any(
-                tuple(a) != b for a, b in zip(frame, self.frame)) or self.chatter:
+                tuple(a) != b for a, b in zip(frame, self.frame)) or self.chatter.on:
             self._refresh()
         return events
 
@@ -547,7 +330,7 @@ class Sim:
     def advance(self, ms):
         """Let ``ms`` milliseconds pass, one step every tick (manual clock)."""
         with self.lock:
-            ms = _whole(ms, "ms", 1, 3600000)
+            ms = checks.whole(ms, "ms", 1, 3600000)
             events = []
             end = self.now_ms + ms
             while self.now_ms < end:
@@ -558,7 +341,13 @@ class Sim:
     def idle(self):
         """True when every queued input has reached the App."""
         with self.lock:
-            return not self._occ_queue and not self._btn_queue
+            return self.pace.idle()
+
+    def report_error(self, exc):
+        """Log what broke a step of the clock thread, so the page shows it."""
+        with self.lock:
+            self._record("sim", {"sim": "error", "message": "%s: %s" % (type(exc).__name__, exc)})
+            self._refresh()
 
     def close(self):
         with self.lock:
@@ -570,20 +359,9 @@ class Sim:
     def snapshot(self, since=0):
         """Everything the page draws, and the log entries after ``since``."""
         with self.lock:
-            app = {}
-            for name in ("position", "ruleset", "state", "turn", "throw", "sticks", "mode"):
-                value = self._app_value(name)
-                if name == "ruleset":
-                    value = self._ruleset_name()
-                elif name == "sticks" and value is not None:
-                    value = list(value)
-                elif value is not None and not isinstance(value, (str, int, float, bool, list, dict)):
-                    value = str(value)
-                app[name] = value
-            computer = (getattr(self.app, "config", None) or {}).get("computer")
-            app["computer"] = dict(computer) if isinstance(computer, dict) else None
+            app = app_state(self.app, self.config)
             log = [entry for entry in self.log if entry["seq"] > since]
-            words = explain(self._board_words(app), self.story)
+            words = board_words(app, self.roles, self.app, self.story)
             return {
                 "version": self.version,
                 "now_ms": self.now_ms,
@@ -592,11 +370,11 @@ class Sim:
                 "leds": dict(self.leds),
                 "display_gain": round(self.display_gain, 3),
                 "pieces": [p.as_dict() for p in self.pieces],
-                "hand": list(self.hand),
+                "hand": list(self.pieces.hand),
                 "occupancy": self.occupancy(),
                 "raw": self.raw,
                 "button": self.button,
-                "chatter": self.chatter,
+                "chatter": self.chatter.on,
                 "boots": self.boots,
                 "rulesets": sorted(rules.RULESETS),
                 "app": app,
@@ -605,52 +383,3 @@ class Sim:
                 "seq": self.seq,
                 "log": log,
             }
-
-
-    def _board_words(self, app):
-        """The App's public state as explain() reads it (host_tools/explain.py)."""
-        board = {"state": app["state"], "turn": app["turn"], "throw": app["throw"],
-                 "roles": list(self.roles)}
-        if app["mode"] == "computer" and app["computer"]:
-            board["computer_side"] = app["computer"].get("side")
-        if app["state"] == "game_over":
-            game = self._app_value("game")
-            board["winner"] = getattr(game, "winner", None)
-            board["score"] = getattr(game, "score", None)
-        return board
-
-
-class Clock:
-    """Steps a Sim in real time, every ``sim.tick_ms``, in a thread."""
-
-    def __init__(self, sim):
-        self.sim = sim
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="sim-clock", daemon=True)
-        self.error = None
-
-    def start(self):
-        self._thread.start()
-        return self
-
-    def _run(self):
-        start = time.monotonic() - self.sim.now_ms / 1000.0
-        tick = self.sim.tick_ms / 1000.0
-        while not self._stop.is_set():
-            began = time.monotonic()
-            try:
-                self.sim.step_to(int((began - start) * 1000))
-            except Exception as exc:        # keep the page alive; show what broke
-                self.error = exc
-                with self.sim.lock:
-                    self.sim._record("sim", {"sim": "error", "message": "%s: %s" % (
-                        type(exc).__name__, exc)})
-                    self.sim._refresh()
-                self._stop.wait(1.0)
-            spent = time.monotonic() - began
-            self._stop.wait(max(0.0, tick - spent))
-
-    def stop(self):
-        self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(2.0)
