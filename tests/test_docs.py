@@ -129,3 +129,26 @@ def test_the_shipped_pin_map_passes_the_documented_check(capsys):
     from host_tools import hardware
     assert hardware.main(["check", str(ROOT / "hardware" / "pinmap.json")]) == 0
     assert "pin map OK" in capsys.readouterr().out
+
+
+def _events_emitted():
+    """Every event name the firmware writes, read from its sources."""
+    names = set()
+    for path in sorted((ROOT / "firmware").rglob("*.py")):
+        names.update(re.findall(r'"event": *"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    return names
+
+
+def test_protocol_doc_names_every_event_the_firmware_sends():
+    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    emitted = _events_emitted()
+    assert {"hello", "move", "throw", "museum", "health", "switch"} <= emitted
+    assert sorted(e for e in emitted if '"event": "%s"' % e not in protocol) == []
+
+
+def test_protocol_doc_names_every_museum_event():
+    protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    museum = (ROOT / "firmware" / "museum.py").read_text(encoding="utf-8")
+    whats = set(re.findall(r'"what": *"([a-z_]+)"', museum))
+    assert "offer" in whats
+    assert sorted(w for w in whats if "`%s`" % w not in protocol) == []
