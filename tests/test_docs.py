@@ -152,3 +152,23 @@ def test_protocol_doc_names_every_museum_event():
     whats = set(re.findall(r'"what": *"([a-z_]+)"', museum))
     assert "offer" in whats
     assert sorted(w for w in whats if "`%s`" % w not in protocol) == []
+
+
+def _flat(prefix, value):
+    if isinstance(value, dict) and value:
+        for k in value:
+            yield from _flat(prefix + "." + k if prefix else k, value[k])
+    else:
+        yield prefix, value
+
+
+def test_config_doc_gives_every_key_with_its_default():
+    import json
+    from firmware.config import DEFAULTS
+    doc = (ROOT / "docs" / "config.md").read_text(encoding="utf-8")
+    wrong = []
+    for key, value in _flat("", DEFAULTS):
+        default = json.dumps(value, separators=(", ", ": "))
+        if "| `%s` | `%s` |" % (key, default) not in doc:
+            wrong.append("%s = %s" % (key, default))
+    assert wrong == []
