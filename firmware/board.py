@@ -25,9 +25,10 @@ Serial protocol of the loop itself (the App's commands go to ``app.command``):
     {"cmd": "hello"}                         repeat the hello event
     {"cmd": "health"}                        boots, uptime and crash log (firmware.health)
 
-Every mode runs under the RP2040 watchdog (WATCHDOG_MS); an exception in the
-App is written to the crash log (firmware.health) and the board restarts into
-the saved game.
+The game and the self-test run under the RP2040 watchdog (WATCHDOG_MS);
+maintenance mode does not, and only in museum mode does it stay armed when a
+laptop stops the loop. An exception in the App is written to the crash log
+(firmware.health) and the board restarts into the saved game.
 
 Only firmware.hal touches the hardware; this module takes what it builds.
 """
