@@ -242,6 +242,7 @@ def _loop(hal, hw, app, config, dog, hello, health):
                 if test is None:
                     try:
                         events = app_command(app, line)
+                        hw.strip.write(app.frame)    # a command draws outside the step
                     except Exception as e:
                         crash(hal, hw, health, e)
                         return

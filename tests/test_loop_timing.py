@@ -79,3 +79,38 @@ def test_a_pass_longer_than_the_scan_period_does_not_sleep(pico, monkeypatch):
     clock, _, _ = run_for(pico, monkeypatch, 100, board_loop.LOOP_MS)
     assert clock.sleeps == [] or all(ms < board_loop.LOOP_MS for ms in clock.sleeps)
     assert len(clock.sleeps) < 10                # (only the button samples at power-on)
+
+
+
+def test_a_command_that_changes_the_lights_reaches_the_strip(pico, monkeypatch):
+    # A serial command (here a throw) redraws the App's frame outside the
+    # step: the strip must show it after that pass too, not wait for a frame
+    # that differs from it (a steady one may never come).
+    import neopixel
+    clock = Clock(1)
+    monkeypatch.setattr(hal, "ticks_ms", clock.ticks_ms)
+    monkeypatch.setattr(hal, "sleep_ms", clock.sleep_ms)
+    seen = []                 # (state before the pass, strip shows app.frame)
+    sent = [False]
+
+    def serial_lines(self):
+        if seen and seen[-1][0] == "throw" and not sent[0]:
+            sent[0] = True
+            return ['{"cmd": "throw"}']
+        return []
+    monkeypatch.setattr(board_loop.SerialLines, "lines", serial_lines)
+    real_step = App.step
+
+    def step(app, now_ms, occupancy, button):
+        if len(seen) > 200:
+            raise KeyboardInterrupt()
+        np = neopixel.strips[-1]
+        shows = [np[i] for i in range(np.n)] == list(app.frame)[:np.n]
+        seen.append((app.state, shows))
+        return real_step(app, now_ms, occupancy, button)
+    monkeypatch.setattr(App, "step", step)
+    with pytest.raises(KeyboardInterrupt):
+        board_loop.run(str(pico / "config.json"), str(pico))
+    assert sent[0] and seen[-1][0] in ("move", "nomove"), seen[-1]
+    wrong = [i for i, (_, shows) in enumerate(seen) if not shows and i > 0]
+    assert wrong == [], (wrong, seen[wrong[0] - 1:wrong[0] + 2] if wrong else None)
