@@ -166,20 +166,26 @@ class Store:
 
     def save(self, game, whole=False):
         """Save the game: its new plies appended to game.log, or (``whole``:
-        a new game or a takeback, or the log long enough) the whole file."""
+        a new game or a takeback, or the log long enough) the whole file.
+        A save that fails (a full or failing flash: the OSError goes to the
+        caller) may leave half a line in the log, or a newer game.tmp beside
+        it: the next save then writes the whole file again."""
         n = game.ply_count
         k = self._plies
-        if (whole or self._size < 0 or self._size > _LOG_MAX or game.ruleset is not self._rs
+        size = self._size
+        if (whole or size < 0 or size > _LOG_MAX or game.ruleset is not self._rs
                 or len(game.opening) != self._opening or n < k
                 or (n == k and self._throw is not None and game.throw != self._throw)):
+            self._size = -1              # nothing known until it is done (mark)
             self._rewrite(game)
         elif n > k or game.throw != self._throw:
-            self._append(game, k)
+            self._size = -1
+            self._append(game, k, size)
 
-    def _append(self, game, k):
-        """The plies after the first ``k``, and the pending throw, as log lines."""
+    def _append(self, game, k, size):
+        """The plies after the first ``k``, and the pending throw, as log lines
+        after the ``size`` bytes already in the log."""
         f = self.open(self.log, "a")
-        size = self._size
         try:
             if game.ply_count > k:
                 i = 0

@@ -277,3 +277,93 @@ def test_a_game_saved_by_the_firmware_before_the_log_resumes_and_goes_on(tmp_pat
     assert (tmp_path / "game.log").read_text() == "W 2 %s\n" % move.text
     again = BoardSim(config={"ruleset": "hungarian"}, store_dir=str(tmp_path), rng=throws())
     assert again.app.position == board.app.position and again.app.game.ply_count == 58
+
+
+class _FailingFs:
+    """The host file system, failing on demand as a full or worn flash does:
+    ``full`` makes the next write to game.log put half its text down and
+    raise; ``no_rename`` makes the next renames raise."""
+
+    def __init__(self):
+        self.full = False
+        self.no_rename = 0
+
+    def open(self, path, mode="r"):
+        f = open(path, mode)
+        if path.endswith("game.log") and mode.startswith("a") and self.full:
+            self.full = False
+            real = f.write
+
+            def write(text):
+                real(text[:len(text) // 2])
+                raise OSError(28, "no space left on device")
+            f.write = write
+        return f
+
+    def rename(self, old, new):
+        if self.no_rename:
+            self.no_rename -= 1
+            raise OSError(5, "input/output error")
+        os.rename(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def stat(self, path):
+        return os.stat(path)
+
+
+def _played(seed, plies):
+    """A kendall game as the App plays it, each change yielded: (game, whole)."""
+    from engine.game import Game
+    from engine.rules import parse_ruleset
+    game = Game(parse_ruleset("kendall"), rng=XorShift(seed))
+    choose = XorShift(seed + 1)
+    game.play_opening()
+    yield game, True
+    while game.ply_count < plies and not game.is_over():
+        if game.throw is None:
+            game.throw_sticks()
+            yield game, False
+        moves = game.legal_moves()
+        if moves:
+            game.play(moves[choose.randrange(len(moves))])
+        else:
+            game.pass_turn()
+        yield game, False
+
+
+def _same(a, b):
+    return (list(a.turns()), a.throw, a.position.text()) == (list(b.turns()), b.throw,
+                                                              b.position.text())
+
+
+def test_a_save_that_failed_half_way_is_made_good_by_the_next_one(tmp_path):
+    """A failed append (the flash full) leaves half a line in game.log; the
+    App reports it and plays on, and the next save must still leave the whole
+    game on the flash, not a log whose replay stops at the broken line."""
+    for fail in ("append", "rename"):
+        folder = tmp_path / fail
+        folder.mkdir()
+        fs = _FailingFs()
+        store = Store(str(folder), fs=fs)
+        failed = False
+        for game, whole in _played(7, 30):
+            if game.ply_count == 12 and not failed and not whole:
+                failed = True
+                if fail == "append":
+                    fs.full = True
+                else:
+                    fs.no_rename = 2           # the rewrite's rename, and FAT's retry
+                    whole = True
+                try:
+                    store.save(game, whole)
+                except OSError:
+                    pass
+                else:
+                    raise AssertionError("the save did not fail")
+                continue
+            store.save(game, whole)
+            loaded, reason = Store(str(folder)).load()
+            assert reason is None and _same(loaded, game), (fail, game.ply_count)
+        assert failed
