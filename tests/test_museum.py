@@ -344,3 +344,39 @@ def test_with_room_for_the_computer_it_joins(monkeypatch):
     board = black_waits(throws(2, 1, 2, 2))
     board.wait(25100)
     assert board.last("museum") == {"event": "museum", "what": "computer", "side": "B"}
+
+
+def test_the_offer_and_the_takeover_keep_time_across_the_wrap_of_the_ms_counter(monkeypatch):
+    """The Pico's ticks_ms wraps at 2**30: the offer's 15 s and the 10 s
+    after it are counted with ticks_diff, so a wrap in the middle of the
+    quiet turn changes nothing."""
+    from firmware import app as app_module
+    from firmware import computer as computer_module
+    from firmware import museum as museum_module
+    period = 1 << 30
+
+    def ticks_diff(a, b):                 # MicroPython's, on a 30-bit counter
+        return ((a - b + period // 2) & (period - 1)) - period // 2
+    for module in (app_module, computer_module, museum_module):
+        monkeypatch.setattr(module, "ticks_diff", ticks_diff)
+    quiet_from = black_waits(throws(2, 1, 2, 2)).t
+    shift = period - 8000 - quiet_from        # 8 s into the quiet turn, the counter wraps
+    real_step = app_module.App.step
+    seen = []
+
+    def wrapped_step(app, now_ms, occupancy, button):
+        seen.append((now_ms + shift) % period)
+        return real_step(app, seen[-1], occupancy, button)
+    monkeypatch.setattr(app_module.App, "step", wrapped_step)
+    board = black_waits(throws(2, 1, 2, 2))
+    assert board.t == quiet_from and whats(board) == []
+    board.wait(14000)
+    assert whats(board) == [] and seen[0] > seen[-1]
+    board.wait(1100)
+    assert whats(board) == ["offer"]
+    board.wait(9000)
+    assert whats(board) == ["offer"] and board.app.computer is None
+    board.wait(1000)
+    assert whats(board) == ["offer", "computer"]
+    board.wait(2000)
+    assert board.last("throw")["by"] == "computer" and board.last("computer") is not None
