@@ -259,6 +259,8 @@ def _loop(hal, hw, app, config, dog, hello, health):
                 emit(health.event())
             elif name == "selftest":
                 if test is None:
+                    for event in app.flush():    # the App is not stepped in self-test
+                        emit(event)
                     from firmware.selftest import SelfTest   # for as long as it runs
                     test = SelfTest(config, hw.strip.count)
                     SelfTest = None
@@ -301,8 +303,10 @@ def app_command(app, line):
 def crash(hal, hw, health, exc):
     """An exception escaped the App: log it on the flash, say so, restart.
 
-    The game was saved after its last move, so the board comes back into it
-    (the setup check first), as after a power cut.
+    The game was saved up to the step before (show first, save after: a
+    throw or move shown in the failing step is lost, as by a power cut), so
+    the board comes back into it (the setup check first). The App's state
+    after an exception is not trusted with a save.
     """
     import gc
     gc.collect()                     # a MemoryError: make room to write the log

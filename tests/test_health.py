@@ -240,3 +240,41 @@ def test_the_monitor_shows_boots_uptime_and_the_last_crashes(tmp_path):
     assert "health: boot 1, up 3h02m, 1 crash(es) logged" in screen
     assert "crash in boot 1 after 10925s: ZeroDivisionError: injected" in screen
     assert monitor.describe(health.event()).startswith("health: boot 1")
+
+
+def test_a_throw_shown_just_before_the_self_test_is_saved_before_it(pico, monkeypatch):
+    """Show first, save after: the save comes with the App's next step. In
+    the self-test the App is not stepped, so a throw (or move) shown in the
+    pass that began it must be saved before the self-test starts; a power cut
+    during the self-test then gives it back."""
+    passes = [0]
+
+    def serial_lines(self):
+        passes[0] += 1
+        if passes[0] == 100:         # the resumed game is at rest by then: W throws
+            return ['{"cmd": "throw"}', '{"cmd": "selftest"}']
+        return []
+    monkeypatch.setattr(board_loop.SerialLines, "lines", serial_lines)
+    thrown = []
+    real_command = App.command
+
+    def command(app, cmd):
+        out = real_command(app, cmd)
+        thrown.extend(e for e in out if e["event"] == "throw")
+        return out
+    monkeypatch.setattr(App, "command", command)
+    clock = [1000]
+    count = [0]
+
+    def sleep_ms(ms):                # the loop's pace, counted: a cut after 200 passes
+        count[0] += 1
+        if count[0] >= 200:
+            raise KeyboardInterrupt()
+        clock[0] += ms
+    monkeypatch.setattr(hal, "ticks_ms", lambda: clock[0])
+    monkeypatch.setattr(hal, "sleep_ms", sleep_ms)
+    with pytest.raises(KeyboardInterrupt):
+        run_board(pico)
+    assert len(thrown) == 1 and thrown[0]["side"] == "W"
+    game, reason = Store(str(pico)).load()
+    assert reason is None and game.throw == thrown[0]["value"]
