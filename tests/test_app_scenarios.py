@@ -314,3 +314,52 @@ def test_a_cut_in_the_first_save_of_a_fresh_board_is_a_new_game_without_a_notice
         assert not (cut / "game.tmp").exists()
     (cut / "game.tmp").write_text(text)        # whole: the save was made
     assert BoardSim(store_dir=str(cut), rng=throws()).app.game.opening == [1]
+
+
+@pytest.mark.parametrize("config,seed", RULESETS)
+def test_a_command_between_a_commit_and_its_save_is_saved_with_it(config, seed, tmp_path):
+    """A serial command comes between two steps, so it can land after the step
+    that committed a throw or move and before the step that saves it. A
+    takeback, a new game (another ruleset too) or a throw there changes the
+    game once more: the next step must save the game as it then stands, the
+    takeback's and the new game's whole file included, never the game before
+    the command nor stale log lines under a new game."""
+    choose = XorShift(seed + 77)
+    commands = [{"cmd": "undo"}, {"cmd": "new"}, {"cmd": "throw"},
+                {"cmd": "new", "ruleset": "hungarian", "options": {"no_move": "end"}},
+                {"cmd": "new", "ruleset": "kendall", "options": {"pieces": 7}}]
+    board = BoardSim(config=config, store_dir=str(tmp_path), rng=XorShift(seed))
+    pending = [False]
+    done = {"between": 0, "checked": 0}
+    step = board.step
+
+    def step_then_command():
+        out = step()
+        if pending[0] and not out:            # a quiet step: everything before it saved
+            assert saved_game(tmp_path, config) == identity(board.app.game)
+            pending[0] = False
+            done["checked"] += 1
+        if commits(out) and choose.randrange(3) == 0:
+            board.events.extend(board.app.command(commands[choose.randrange(len(commands))]))
+            pending[0] = True
+            done["between"] += 1
+        return out
+    board.step = step_then_command
+    board.setup()
+    for action in range(1500):
+        state = board.app.state
+        if state == "setup":
+            board.setup()
+        elif state == "takeback":             # all pieces up (a capture's two swap back)
+            board.set_board(0, settle=False).wait(60)
+            board.setup()
+        elif state in ("opening", "throw"):
+            board.press()
+        elif state == "move":
+            moves = board.app.moves
+            board.play(moves[choose.randrange(len(moves))], via=action % 2 == 0)
+        elif state == "game_over":
+            board.hold()
+        else:
+            board.wait(500)
+    assert done["between"] > 20 and done["checked"] > 20, done
