@@ -313,57 +313,61 @@ class _FailingFs:
         return os.stat(path)
 
 
-def _played(seed, plies):
-    """A kendall game as the App plays it, each change yielded: (game, whole)."""
+def test_an_append_that_failed_half_way_is_made_good_by_the_next_save(tmp_path, monkeypatch):
+    """A failed append (the flash full) can leave half a line in game.log;
+    the App reports it and plays on, and the next save must still leave the
+    whole game on the flash, not a log whose replay stops at the broken line."""
+    from firmware import app as app_module
+    fs = _FailingFs()
+    monkeypatch.setattr(app_module, "Store", lambda path: Store(path, fs=fs))
+    board = BoardSim(store_dir=str(tmp_path), rng=XorShift(7))
+    checked = [0, 0]                          # actions checked, failed saves
+
+    def after_action(board):
+        failed = len(board.events_of("notice"))
+        if failed > checked[1]:
+            checked[1] = failed               # this action's save failed: the next
+            return                            # one must make it good
+        loaded, reason = Store(str(tmp_path)).load()
+        assert reason is None and (list(loaded.turns()), loaded.throw) == (
+            list(board.app.game.turns()), board.app.throw), checked
+        checked[0] += 1
+        if checked[0] == 20:                  # the next append fails half way
+            fs.full = True
+    board.setup()
+    board.play_to_the_end(XorShift(8), after_action=after_action)
+    assert checked[1] == 1 and checked[0] > 100, checked
+    assert board.last("notice")["message"].startswith("could not save the game")
+
+
+def test_a_takeback_whose_rename_failed_is_made_good_by_the_next_save(tmp_path):
+    """A takeback's rewrite removes game.log before its rename; when the
+    rename fails the newer game.tmp stands beside the old game.json, and the
+    load prefers it: the next save must not append to a log it drops."""
+    from engine import ruleset
     from engine.game import Game
-    from engine.rules import parse_ruleset
-    game = Game(parse_ruleset("kendall"), rng=XorShift(seed))
-    choose = XorShift(seed + 1)
+    fs = _FailingFs()
+    store = Store(str(tmp_path), fs=fs)
+    game = Game(ruleset("kendall"), rng=XorShift(5))
     game.play_opening()
-    yield game, True
-    while game.ply_count < plies and not game.is_over():
+    while game.ply_count < 12:
+        moves = game.legal_moves()
+        game.play(moves[-1]) if moves else game.pass_turn()
         if game.throw is None:
             game.throw_sticks()
-            yield game, False
-        moves = game.legal_moves()
-        if moves:
-            game.play(moves[choose.randrange(len(moves))])
-        else:
-            game.pass_turn()
-        yield game, False
-
-
-def _same(a, b):
-    return (list(a.turns()), a.throw, a.position.text()) == (list(b.turns()), b.throw,
-                                                              b.position.text())
-
-
-def test_a_save_that_failed_half_way_is_made_good_by_the_next_one(tmp_path):
-    """A failed append (the flash full) leaves half a line in game.log; the
-    App reports it and plays on, and the next save must still leave the whole
-    game on the flash, not a log whose replay stops at the broken line."""
-    for fail in ("append", "rename"):
-        folder = tmp_path / fail
-        folder.mkdir()
-        fs = _FailingFs()
-        store = Store(str(folder), fs=fs)
-        failed = False
-        for game, whole in _played(7, 30):
-            if game.ply_count == 12 and not failed and not whole:
-                failed = True
-                if fail == "append":
-                    fs.full = True
-                else:
-                    fs.no_rename = 2           # the rewrite's rename, and FAT's retry
-                    whole = True
-                try:
-                    store.save(game, whole)
-                except OSError:
-                    pass
-                else:
-                    raise AssertionError("the save did not fail")
-                continue
-            store.save(game, whole)
-            loaded, reason = Store(str(folder)).load()
-            assert reason is None and _same(loaded, game), (fail, game.ply_count)
-        assert failed
+    game.throw = None
+    store.save(game, True)
+    side, throw, text, _ = game.undo()              # the takeback...
+    game.set_throw(throw)
+    fs.no_rename = 2                                # ...whose rename (and FAT's retry) fails
+    try:
+        store.save(game, True)
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the save did not fail")
+    game.play(game.legal_moves()[-1])               # the next move, saved
+    store.save(game)
+    loaded, reason = Store(str(tmp_path)).load()
+    assert reason is None and list(loaded.turns()) == list(game.turns())
+    assert loaded.position == game.position
