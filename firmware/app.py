@@ -334,16 +334,6 @@ class App:
         self._state = state
         self._dirty = True
 
-    def flush(self):
-        """Make now the save that a throw or move shown in the last step (or
-        a command since) left due, for a caller about to stop stepping the
-        App (the self-test); return the events (a failed save's notice)."""
-        if self._save_due:
-            self._save_now()
-        events = self._events or []
-        self._events = None
-        return events
-
     def start_opening(self):
         """Begin the opening throws (K4, H4) and judge the board at once."""
         self._enter_opening()
@@ -399,6 +389,15 @@ class App:
         command(self, cmd)
         if self._dirty:
             self._render(self._now)
+        events = self._events or []
+        self._events = None
+        return events
+
+    def flush(self):
+        """The save left due, made now, for a caller that stops stepping the
+        App (the self-test); returns the events, as ``command`` does."""
+        if self._save_due:
+            self._save_now()
         events = self._events or []
         self._events = None
         return events
