@@ -380,3 +380,16 @@ def test_the_offer_and_the_takeover_keep_time_across_the_wrap_of_the_ms_counter(
     assert whats(board) == ["offer", "computer"]
     board.wait(2000)
     assert board.last("throw")["by"] == "computer" and board.last("computer") is not None
+
+
+def test_no_offer_while_the_board_shows_a_mismatch_and_one_once_it_is_put_right():
+    board = black_waits(throws(2, 1, 2, 2))
+    board.place(20).wait()                    # a stray piece: the board is wrong
+    assert board.app.state == "mismatch"
+    board.wait(40000)
+    assert "offer" not in whats(board) and board.app.computer is None
+    board.lift(20)                            # put right: a quiet turn again
+    board.wait(14000)
+    assert "offer" not in whats(board)
+    board.wait(1500)
+    assert whats(board)[-1] == "offer" and board.app.computer is None
