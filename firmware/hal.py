@@ -23,22 +23,8 @@ if hasattr(time, "ticks_ms"):               # MicroPython
     ticks_add = time.ticks_add
     sleep_ms = time.sleep_ms
     _sleep_us = time.sleep_us
-else:                                       # CPython, under test
-    def ticks_ms():
-        # CPython only: the Pico's time module has no monotonic()
-        return int(time.monotonic() * 1000)  # type: ignore[attr-defined]
-
-    def ticks_diff(a, b):
-        return a - b
-
-    def ticks_add(a, b):
-        return a + b
-
-    def sleep_ms(ms):
-        time.sleep(ms / 1000)
-
-    def _sleep_us(us):
-        time.sleep(us / 1000000)
+else:                                       # CPython, under test: the one shim
+    from firmware.compat import sleep_ms, sleep_us as _sleep_us, ticks_add, ticks_diff, ticks_ms
 
 
 # -- sensing ------------------------------------------------------------------
