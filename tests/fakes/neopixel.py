@@ -7,10 +7,40 @@ the bytes instead of clocking them out. Every strip made is in ``strips``.
     import neopixel
     strip = neopixel.strips[-1]
     len(strip.writes)          # how many frames were sent
+    strip.writes[-1]           # the bytes of the last one
     strip.colours()            # the last frame sent, as (r, g, b) per LED
+
+Only the last ``KEEP`` frames are kept, in buffers made once: a stand-in
+board left on for days sends millions of frames, and its heap is small.
 """
 
+KEEP = 16                      # frames kept for a test to look back at
+
 strips = []
+
+
+class Frames:
+    """The frames a strip sent: ``len()`` counts all of them, indexing
+    reaches the last ``keep`` (negative indexes count from the newest)."""
+
+    def __init__(self, size, keep=KEEP):
+        self.count = 0
+        self._ring = [bytearray(size) for _ in range(keep)]
+
+    def append(self, data):
+        self._ring[self.count % len(self._ring)][:] = data
+        self.count += 1
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, index):
+        if index < 0:
+            index += self.count
+        if not self.count - len(self._ring) <= index < self.count:
+            raise IndexError("frame %d is not kept (%d sent, the last %d kept)"
+                             % (index, self.count, len(self._ring)))
+        return bytes(self._ring[index % len(self._ring)])
 
 
 class NeoPixel:
@@ -22,7 +52,7 @@ class NeoPixel:
         self.bpp = bpp
         self.timing = timing
         self.buf = bytearray(n * bpp)
-        self.writes = []           # bytes of each frame sent
+        self.writes = Frames(n * bpp)   # the frames sent (the last KEEP of them)
         strips.append(self)
 
     def __len__(self):
