@@ -14,7 +14,8 @@ from the App it runs) and the mirror of a real board (host_tools/mirror.py,
 from the serial events). Both keep a ``Story`` of the events so far and call
 ``explain(board, story)``.
 
-    board: {"state", "turn", "throw", "roles", "winner", "score", "computer_side"}
+    board: {"state", "turn", "throw", "roles", "winner", "score", "computer_side",
+            "mode"}
 
 Sides are "B" and "W"; a key that names a side ends in ".B" or ".W", so each
 language can say it in its own grammar.
@@ -42,6 +43,7 @@ class Story:
         self.board_side = None   # museum: the side the board took for a lone visitor
         self.news = None         # museum: a hand_back or no_computer event, until a move
         self.taking_back = False  # an undo's pieces are being put back
+        self.mode = None         # the board's mode as its hello said ("computer", ...)
 
     def saw(self, state):
         """The board's state, as read: a mistake made during the opening is
@@ -53,6 +55,8 @@ class Story:
 
     def event(self, event):
         name = event.get("event")
+        if name == "hello":
+            self.mode = event.get("mode")
         if name in ("ready", "new", "undo"):
             self.player = 1
             self.computer = None
@@ -164,6 +168,27 @@ def _museum_words(story):
     return []
 
 
+def _start_words(story, against_computer):
+    """Who threw the first 1, and the side that starts with it (K4, H4).
+
+    Between two people the thrower takes the side that starts, whatever
+    light they threw at, so the player at the black light may now play
+    white: the words say so. Against the computer the colours stay as set;
+    the words say only whether the computer or the person threw it."""
+    start = story.start
+    side = start["side"]
+    words = [["status.start." + side, {"player": start.get("player")}]]
+    if (story.last_throw or {}).get("by") == "computer":
+        words.append(["status.threw_first.computer", {}])
+    elif against_computer:
+        words.append(["status.threw_first.you", {}])
+    elif start.get("player") == 1:
+        words.append(["status.threw_first.black_light." + side, {}])
+    elif start.get("player") == 2:
+        words.append(["status.threw_first.white_light." + side, {}])
+    return words
+
+
 def explain(board, story):
     """The page's words: ``{"kind", "status", "instruction"}``, each sentence
     a ``[key, args]`` pair. ``kind`` names the sentence class (opening,
@@ -208,14 +233,15 @@ def explain(board, story):
         return {"kind": "winner", "status": status, "instruction": do}
 
     # Whose turn and the throw.
+    computer_side = _side(board.get("computer_side")) or story.computer_side
     opening = state == "opening" or (state == "mismatch" and story.opening)
     if opening:
         status.append(["status.opening", {}])
     elif story.start is not None and _side(story.start.get("side")):
-        status.append(["status.start." + story.start["side"],
-                       {"player": story.start.get("player")}])
-        kind = "start"
-    if turn is not None and state in ("move", "nomove") and throw is not None:
+        status.extend(_start_words(story, computer_side is not None
+                                   or (board.get("mode") or story.mode) == "computer"))
+        kind = "start"            # its words tell the throw too: the first 1
+    elif turn is not None and state in ("move", "nomove") and throw is not None:
         status.append(["status.threw." + turn, {"value": throw}])
     elif turn is not None and state in ("throw", "mismatch") and not opening:
         status.append(["status.turn." + turn, {}])
@@ -240,7 +266,6 @@ def explain(board, story):
         do.append(["do.nomove", {}])
         return {"kind": "nomove", "status": status, "instruction": do}
 
-    computer_side = _side(board.get("computer_side")) or story.computer_side
     if state == "throw":
         if computer_side is not None and computer_side == turn:
             do.append(["do.computer_throws." + turn, {}])

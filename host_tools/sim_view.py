@@ -79,7 +79,7 @@ def board_words(state, roles, app, story):
     ``roles``, the ``app`` (its game, once over) and the ``story`` its events
     told (host_tools/explain.py reads them)."""
     board = {"state": state["state"], "turn": state["turn"], "throw": state["throw"],
-             "roles": list(roles)}
+             "roles": list(roles), "mode": state["mode"]}
     if state["mode"] == "computer" and state["computer"]:
         board["computer_side"] = state["computer"].get("side")
     if state["state"] == "game_over":

@@ -447,7 +447,8 @@ def test_every_sentence_at_its_moment(browser, served, tmp_path):
               "Player at the black light: press the button to throw", "opening")
         sim.press()
         sim.advance(400)
-        words(page, "White threw the first 1 and starts", None, "start")
+        words(page, "White starts, with the first 1 · Player at the black light: you threw it, "
+              "so you play white", None, "start")
         assert page.inner_text("#instruction") == "White: move one of the blue pieces (2, 4, 6, 8 and 10) by 1"
         hand(sim, ("lift", 10), ("place", 11))
         words(page, "White’s turn", "White: press the button to throw", "turn")
