@@ -154,6 +154,19 @@ def _move_squares(text):
         return None
 
 
+def _carried_to(house, put):
+    """Of the squares asking for a piece, the one the piece on ``house`` goes
+    to. The water sends it back, to 15 or further (K12, H10), so the
+    farthest back; the House of Happiness carries it on to 29 (K11), so the
+    first square past 26. Another ``put`` at the same time is where a piece
+    it captured goes: the square the mover came from, just before the
+    house (C6)."""
+    if house == HAPPINESS:
+        ahead = [s for s in put if s > house]
+        return ahead[0] if ahead else put[0]
+    return min(put)
+
+
 def _museum_words(story):
     """At a museum exhibit: the side the board plays for a lone visitor and
     how to take it back, or the news that a side is a person's again, or
@@ -286,12 +299,18 @@ def explain(board, story):
     lifted, target = squares(roles, "lifted"), squares(roles, "target")
     c_from, c_to = squares(roles, "computer_from"), squares(roles, "computer_to")
     if take and put:
-        if WATER in take:
-            do.append(["do.water", {"from": WATER, "to": put[0]}])
-            kind = "water"
-        elif HAPPINESS in take:
-            do.append(["do.happiness", {"from": HAPPINESS, "to": put[0]}])
-            kind = "happiness"
+        house = WATER if WATER in take else HAPPINESS if HAPPINESS in take else None
+        if house is not None:
+            to = _carried_to(house, put)
+            if house == WATER:
+                do.append(["do.water", {"from": WATER, "to": to}])
+                kind = "water"
+            else:
+                do.append(["do.happiness", {"from": HAPPINESS, "to": to}])
+                kind = "happiness"
+            for square in put:
+                if square != to:
+                    do.append(["do.capture", {"square": square}])
         else:
             do.append(["do.carry", {"from": take[0], "to": put[0]}])
             kind = "capture"
