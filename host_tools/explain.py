@@ -27,15 +27,16 @@ HAPPINESS = 26    # the House of Happiness (K11)
 
 class Story:
     """What the events tell that the board's state does not: who throws in
-    the opening, who won it, the computer's chosen move, the end, and at a
-    museum exhibit the lone visitor's opponent (firmware/museum.py): the
-    side the board offers to play, the side it took, a side handed back."""
+    the opening, who won it, the computer's side and chosen move, the
+    board's mode as its hello said, the end, and at a museum exhibit the
+    lone visitor's opponent (firmware/museum.py): the side the board offers
+    to play, the side it took, a side handed back."""
 
     def __init__(self):
         self.player = 1          # opening: 1 throws at the black light, 2 at the white
         self.start = None        # the start event, until the first move or pass
         self.computer = None     # the computer event, until its move is played
-        self.computer_side = None
+        self.computer_side = None  # the side the computer plays, as its events told this game
         self.over = None         # the game_over event, until a new game
         self.last_throw = None   # the last throw event (opening ones included)
         self.opening = False     # the board was last seen in its opening
@@ -67,15 +68,25 @@ class Story:
                 self.start = None
                 self.over = None
                 self.last_throw = None
+            if name == "new":
+                # A new game may have another opponent (the new command's
+                # mode and side): the computer is known again from the
+                # board's config or from its own throws.
+                self.computer_side = None
         elif name == "throw":
             self.last_throw = event
             self.offer = None
+            player = event.get("player")
             if event.get("opening"):
-                player = event.get("player")
                 if event.get("value") != 1 and player in (1, 2):
                     self.player = 3 - player
-            if event.get("by") == "computer" and event.get("side") in ("B", "W"):
-                self.computer_side = event["side"]
+            if event.get("by") == "computer":
+                if event.get("side") in ("B", "W"):
+                    self.computer_side = event["side"]
+                elif player in (1, 2):
+                    # In the opening the computer throws at its own side's
+                    # light: black's is player 1's, white's player 2's.
+                    self.computer_side = "B" if player == 1 else "W"
         elif name == "start":
             self.start = event
             self.opening = False
@@ -116,7 +127,8 @@ class Story:
 
     def _museum_done(self):
         """The museum's opponent leaves (its side handed back, the game reset
-        or a new one begun); a computer chosen by config stays."""
+        or a new one begun); after a restart a computer chosen by config
+        stays."""
         if self.board_side is not None:
             self.computer_side = None
         self.offer = self.board_side = self.news = None
@@ -272,6 +284,9 @@ def explain(board, story):
 
     if state == "opening":
         light = "B" if story.player == 1 else "W"
+        if computer_side == light:          # it throws at its own side's light
+            do.append(["do.computer_throws." + light, {}])
+            return {"kind": "computer", "status": status, "instruction": do}
         do.append(["do.opening." + light, {}])
         return {"kind": "opening", "status": status, "instruction": do}
 
