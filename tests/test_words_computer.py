@@ -138,28 +138,28 @@ def test_a_two_player_game_after_the_computer_has_no_computer_in_its_words():
     assert words["status"] == [["status.turn.B", {}]]
 
 
-def test_against_the_computer_the_persons_throw_is_the_persons():
-    """The computer plays black: on white's throw the person throws."""
+def test_the_computer_throws_for_its_own_side_only_from_the_opening_on():
+    """Playing black, the computer throws first, at the black light; the
+    person at the white light throws next, a 1: white starts (K4). White's
+    throws are the person's, black's the computer's."""
     sim = computer_sim(2, 1, 2)
-    sim.advance(2500)                 # the computer's opening 2 at the black light
-    sim.press()                       # the person's 1: white starts
+    sim.advance(1000)
+    assert sim.app.state == "opening"
+    words = said(sim)
+    assert words["kind"] == "computer" and words["instruction"] == [["do.computer_throws.B", {}]]
+    sim.advance(1500)                 # its 2
+    assert said(sim)["instruction"] == [["do.opening.W", {}]]
+    sim.press()                       # the person's 1
     sim.advance(400)
     hand(sim, ("lift", 10), ("place", 11))
     assert (sim.app.state, sim.app.turn) == ("throw", "W")
     words = said(sim)
     assert words["kind"] == "turn" and words["instruction"] == [["do.throw.W", {}]]
-
-
-def test_the_computers_opening_throw_is_said_to_be_the_computers():
-    """Playing black, the computer throws first, at the black light; the
-    person at the white light throws next."""
-    sim = computer_sim(2)
-    sim.advance(1000)
-    assert sim.app.state == "opening"
-    words = said(sim)
-    assert words["kind"] == "computer" and words["instruction"] == [["do.computer_throws.B", {}]]
-    sim.advance(1500)
-    assert said(sim)["instruction"] == [["do.opening.W", {}]]
+    sim.press()                       # white's extra throw (K5): a 2
+    sim.advance(400)
+    hand(sim, ("lift", 11), ("place", 13))
+    assert (sim.app.state, sim.app.turn) == ("throw", "B")
+    assert said(sim)["instruction"] == [["do.computer_throws.B", {}]]
 
 
 # -- the mirror: a board switched over its serial line -----------------------------------

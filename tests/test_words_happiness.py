@@ -60,6 +60,16 @@ def test_the_mover_goes_on_to_29_and_the_captured_piece_back_to_23(tmp_path):
     assert english(words["instruction"]) == (
         "The House of Happiness: take the piece off 26 and put it on 29 · "
         "Put the captured piece on square 23")
+    sim.place(23)                             # black's piece back: the carry to 29 is left
+    sim.advance(600)
+    assert sim.app.state == "move"
+    assert sim.snapshot()["explain"]["instruction"] == [["do.happiness", {"from": 26, "to": 29}]]
+    sim.lift(26)
+    sim.advance(150)
+    sim.place(29)
+    sim.advance(600)
+    with sim.lock:
+        assert sim.app.position.startswith("B.B.B" + "." * 17 + "B.....W")
 
 
 def test_the_words_read_the_lights_whatever_their_order():
@@ -78,17 +88,3 @@ def test_the_words_read_the_lights_whatever_their_order():
         assert words["instruction"] == [[key, {"from": origin, "to": to}],
                                          ["do.capture", {"square": back}]], roles
 
-
-def test_the_rest_of_the_capture_is_the_house_alone(tmp_path):
-    """Black's piece put on 23: only the carry to 29 is left."""
-    sim = happiness_capture_half_way(tmp_path)
-    sim.place(23)
-    sim.advance(600)
-    assert sim.app.state == "move"
-    assert sim.snapshot()["explain"]["instruction"] == [["do.happiness", {"from": 26, "to": 29}]]
-    sim.lift(26)
-    sim.advance(150)
-    sim.place(29)
-    sim.advance(600)
-    with sim.lock:
-        assert sim.app.position.startswith("B.B.B" + "." * 17 + "B.....W")
