@@ -39,10 +39,14 @@ NO_SELFTEST = ("The board does not answer the self-test: make sure it runs the S
 
 
 class Link:
-    """The board's serial line: commands out, events in, garbage skipped."""
+    """The board's serial line: commands out, events in, garbage skipped.
 
-    def __init__(self, ser):
+    Every wait is measured on ``clock`` (seconds), ``time.monotonic`` unless
+    a test hands in its own."""
+
+    def __init__(self, ser, clock=time.monotonic):
         self.ser = ser
+        self.clock = clock
         self.buf = b""
         self.events = []
 
@@ -51,7 +55,7 @@ class Link:
 
     def poll(self, seconds=0.0):
         """Events that arrived within ``seconds`` (at least one read)."""
-        end = time.monotonic() + seconds
+        end = self.clock() + seconds
         got = []
         while True:
             self.buf += self.ser.read(512)
@@ -60,15 +64,15 @@ class Link:
                 event = parse_event(line)
                 if event is not None:
                     got.append(event)
-            if got or time.monotonic() >= end:
+            if got or self.clock() >= end:
                 return got
 
     def wait(self, name, seconds):
         """The first event called ``name`` within ``seconds``, else None; the
         events read on the way are kept in ``self.events``."""
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            for event in self.poll(min(0.1, max(0.0, end - time.monotonic()))):
+        end = self.clock() + seconds
+        while self.clock() < end:
+            for event in self.poll(min(0.1, max(0.0, end - self.clock()))):
                 self.events.append(event)
                 if event["event"] == name:
                     return event
@@ -135,8 +139,13 @@ def dark_hint(dark, pinmap):
 
 
 class Check:
-    def __init__(self, link, out, answers, auto, timeout, led_ms, square_s, wiring):
+    """One run of the check; its windows (the auto sweep, each square, each LED)
+    are measured on ``clock`` (seconds)."""
+
+    def __init__(self, link, out, answers, auto, timeout, led_ms, square_s, wiring,
+                 clock=time.monotonic):
         self.link = link
+        self.clock = clock
         self.wiring = wiring
         self.out = out
         self.answers = answers
@@ -177,8 +186,8 @@ class Check:
         if self.auto:
             self.say("Watching the switches for %g s: sweep a magnet over every square."
                      % self.timeout)
-            end = time.monotonic() + self.timeout
-            while time.monotonic() < end:
+            end = self.clock() + self.timeout
+            while self.clock() < end:
                 for event in self.link.poll(0.1):
                     found.take(event)
                 if not found.never_closed() and len(found.seen_open) >= SQUARES:
@@ -188,14 +197,14 @@ class Check:
             if square in found.start:
                 continue
             self.say("Put a magnet on square %d (waiting %g s)..." % (square, self.square_s))
-            end = time.monotonic() + self.square_s
-            while square not in found.seen_closed and time.monotonic() < end:
+            end = self.clock() + self.square_s
+            while square not in found.seen_closed and self.clock() < end:
                 for event in self.link.poll(0.1):
                     found.take(event, expected=square)
             if square in found.seen_closed:
                 self.say("  square %d: ok, take the magnet away" % square)
-                end = time.monotonic() + self.square_s
-                while square in found.closed and time.monotonic() < end:
+                end = self.clock() + self.square_s
+                while square in found.closed and self.clock() < end:
                     for event in self.link.poll(0.1):
                         found.take(event)
             else:
@@ -219,8 +228,8 @@ class Check:
 
     def led(self, cmd, ms):
         self.link.send(cmd)
-        end = time.monotonic() + ms / 1000.0
-        while time.monotonic() < end:
+        end = self.clock() + ms / 1000.0
+        while self.clock() < end:
             for event in self.link.poll(0.01):
                 if event.get("event") == "led":
                     self.led_acks += 1
@@ -281,14 +290,17 @@ def board_wiring(config=None):
 
 
 def check(port=None, auto=False, timeout=60.0, square_s=20.0, led_ms=250.0,
-          answers=None, out=None, config=None):
-    """Run the whole check; return the number of problems found."""
+          answers=None, out=None, config=None, clock=time.monotonic):
+    """Run the whole check; return the number of problems found. Every wait
+    is measured on ``clock`` (seconds), so a test can end the sweep's window
+    when its scripted magnet is done rather than after a fixed time."""
     out = out or sys.stdout
     answers = answers or sys.stdin
     wiring = board_wiring(config)
     port, ser = connect(port)
     try:
-        run = Check(Link(ser), out, answers, auto, timeout, led_ms, square_s, wiring)
+        run = Check(Link(ser, clock), out, answers, auto, timeout, led_ms, square_s, wiring,
+                    clock)
         first = run.start()
         run.say("Self-test on %s: firmware %s, %d LEDs" % (port, first.get("version"),
                                                           run.leds))

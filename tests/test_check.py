@@ -9,17 +9,20 @@ in turn; the maker's answer about dark LEDs comes from stdin.
 import io
 import os
 import re
+import time
 
 import pytest
 
 from host_tools import check, hardware
 from host_tools.messages import DeployError
+from host_tools.serialport import parse_event
 from standin import StandIn
 from standin.boards import deployed
 from standin.scenario import hook
 
 DEAD = 13
 STUCK = 20
+HANG_S = 120          # real seconds: only a board that hangs takes this long
 
 
 def sweep(step_ms=120, start_ms=300):
@@ -35,6 +38,42 @@ def sweep(step_ms=120, start_ms=300):
     return script
 
 
+class SweepClock:
+    """The check's clock in this test: time stands still until the check has
+    read the sweep's last lift (square 30 opening), then leaps an hour, so the
+    watch window closes when the scripted magnet is done, however slow the
+    machine is. A board that hangs ends it too, after HANG_S real seconds."""
+
+    def __init__(self):
+        self.began = time.monotonic()
+        self.leapt_at = None
+        self.read = b""
+
+    def reading(self, opened):
+        """Wrap ``connect``'s port so the clock sees what the check has read."""
+        name, ser = opened
+        read = ser.read
+
+        def recorded(n):
+            data = read(n)
+            self.read += data
+            return data
+        ser.read = recorded
+        return name, ser
+
+    def swept(self):
+        return any(parse_event(line) == {"event": "switch", "square": 30, "closed": False}
+                   for line in self.read.split(b"\n")[:-1])
+
+    def __call__(self):
+        real = time.monotonic()
+        if self.leapt_at is None and (real - self.began > HANG_S or self.swept()):
+            self.leapt_at = real
+        if self.leapt_at is None:
+            return 0.0
+        return 3600.0 + real - self.leapt_at
+
+
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
     flash = tmp_path_factory.mktemp("flash")
@@ -42,10 +81,13 @@ def board(tmp_path_factory):
         yield dev
 
 
-def test_auto_check_names_the_dead_switch_the_stuck_one_and_the_dark_led(board):
+def test_auto_check_names_the_dead_switch_the_stuck_one_and_the_dark_led(board, monkeypatch):
     out = io.StringIO()
+    clock = SweepClock()
+    connect = check.connect
+    monkeypatch.setattr(check, "connect", lambda port: clock.reading(connect(port)))
     problems = check.check(board.port, auto=True, timeout=4.5, led_ms=5,
-                           answers=io.StringIO("5\n"), out=out)
+                           answers=io.StringIO("5\n"), out=out, clock=clock)
     text = out.getvalue()
     assert problems == 3, text
     assert "Switches: 28 of 30 work." in text
@@ -57,7 +99,7 @@ def test_auto_check_names_the_dead_switch_the_stuck_one_and_the_dark_led(board):
 
 def test_the_board_goes_back_to_the_game_after_the_check(board):
     from test_deploy import read_events
-    events = read_events(board.port, 3, until="state", send={"cmd": "state"})
+    events = read_events(board.port, HANG_S, until="state", send={"cmd": "state"})
     assert [e for e in events if e["event"] == "state"], events
 
 
