@@ -26,7 +26,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-component-update", "--disable-sync"]
 DOCS_PNG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                         "docs", "sim.png")
-WAIT_MS = 8000
+WAIT_MS = 60000         # only catches a hang: every wait is for a condition
 
 pytestmark = [
     pytest.mark.browser,
