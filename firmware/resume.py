@@ -269,8 +269,10 @@ def load_store(store):
         except Exception:        # cut short while it was written: not a save
             game = None
         if game is not None:
-            store.remove(store.log)          # finish the rewrite the cut stopped
-            store.finish()
+            try:
+                store.finish()               # the rewrite the cut stopped
+            except OSError:                  # game.tmp stays the game; the
+                pass                         # next save finishes it first
             return game, None
         store.remove(store.temp)
     if not store.exists(store.path):

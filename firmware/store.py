@@ -26,6 +26,17 @@ host filesystem, not on littlefs) is the save being written and is left out;
 the next save then writes the whole file again. Where a rename cannot replace
 a file (FAT), the old file is removed first; ``game.tmp`` is whole by then.
 
+At every moment the flash holds a whole copy of the last save made:
+``game.json`` with its log, or a whole ``game.tmp``. A full or failing flash
+can stop a rewrite after ``game.tmp`` is closed (the log not removed, the
+rename refused, FAT's retry too): ``game.tmp`` is then the game, perhaps the
+only copy, so it is never opened to be written again (``"w"`` would empty
+it) before it is in place; the next save, or the next power-on, finishes
+that rewrite first. And a log that cannot be removed stops the rewrite: left
+beside the new ``game.json`` it would be replayed on the wrong game.
+tests/test_store_faults.py makes every pair of file operations of a game's
+saves fail, and cuts the power before every operation after them.
+
 Loading (firmware/resume.py) replays the saved history through the rules
 engine as it reads it, so a file that was edited, truncated or written by
 another version can only ever give a legal game or a clear reason why not.
@@ -148,6 +159,10 @@ class Store:
         self._opening = 0                # opening throws saved
         self._throw = None               # pending throw saved
         self._rs = None                  # the ruleset saved
+        # A whole game.tmp not yet in place (a rewrite the flash failed at
+        # its end): it may be the only copy of the game, so it is never
+        # written over; the next save puts it in place first.
+        self._unfinished = False
 
     def exists(self, path):
         """Is there a file at ``path`` (on this store's file system)?"""
@@ -169,12 +184,13 @@ class Store:
         a new game or a takeback, or the log long enough) the whole file.
         A save that fails (a full or failing flash: the OSError goes to the
         caller) may leave half a line in the log, or a newer game.tmp beside
-        it: the next save then writes the whole file again."""
+        it: the next save then writes the whole file again (a whole game.tmp
+        put in place first)."""
         n = game.ply_count
         k = self._plies
         size = self._size
-        if (whole or size < 0 or size > _LOG_MAX or game.ruleset is not self._rs
-                or len(game.opening) != self._opening or n < k
+        if (whole or size < 0 or size > _LOG_MAX or self._unfinished
+                or game.ruleset is not self._rs or len(game.opening) != self._opening or n < k
                 or (n == k and self._throw is not None and game.throw != self._throw)):
             self._size = -1              # nothing known until it is done (mark)
             self._rewrite(game)
@@ -204,7 +220,11 @@ class Store:
         self.mark(game, size)
 
     def _rewrite(self, game):
-        """The whole game to game.tmp, then game.log gone, then the rename."""
+        """The whole game to game.tmp, then game.log gone, then the rename.
+        A game.tmp left whole by a rewrite that failed at its end goes in
+        place first: it may be the only copy, and "w" would empty it."""
+        if self._unfinished:
+            self.finish()
         f = self.open(self.temp, "w")
         try:
             write_game(f, game)
@@ -215,8 +235,7 @@ class Store:
                 pass
         finally:
             f.close()
-        self.remove(self.log)                # game.tmp is whole: it is the game now
-        self.finish()
+        self.finish()                        # game.tmp is whole: it is the game now
         sync = getattr(self.fs, "sync", None)
         if sync is not None:
             try:
@@ -226,12 +245,27 @@ class Store:
         self.mark(game, 0)
 
     def finish(self):
-        """game.tmp over game.json: the last step of a rewrite."""
+        """The end of a rewrite, game.tmp being whole: game.log gone (it
+        belongs to the old game.json), then game.tmp over game.json. An
+        OSError if either fails: game.tmp is then still the game, and the
+        next save finishes it first."""
+        self._unfinished = True
+        self.drop(self.log)
         try:
             self.fs.rename(self.temp, self.path)
         except OSError:
-            self.remove(self.path)           # FAT cannot rename over a file
-            self.fs.rename(self.temp, self.path)
+            if self.exists(self.temp):       # (else it was renamed, then the error)
+                self.remove(self.path)       # FAT cannot rename over a file
+                self.fs.rename(self.temp, self.path)
+        self._unfinished = False
+
+    def drop(self, path):
+        """Remove ``path``; an OSError if it is still there."""
+        try:
+            self.fs.remove(path)
+        except OSError:
+            if self.exists(path):
+                raise
 
     def mark(self, game, size):
         """Note what the files now hold: ``game``, with ``size`` bytes of log."""
