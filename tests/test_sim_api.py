@@ -20,6 +20,7 @@ from host_tools.simboard import Clock, Sim
 from host_tools.simserver import SimServer
 
 SETTLE = 400            # more than the App's settle time (250 ms by default)
+HANG_S = 60             # real seconds: only a hung server takes this long
 # Kendall, white to move: the white piece on 9 can take the lone black piece on 12
 # with a throw of 3 (a capture swap: black goes back to 9).
 CAPTURE_POSITION = "BWBWBWB.W..B.................. W"
@@ -30,7 +31,7 @@ class Client:
         self.host, self.port = server.server_address[:2]
 
     def request(self, method, path, body=None, raw=None):
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=HANG_S)
         try:
             data = raw if raw is not None else (None if body is None else json.dumps(body))
             headers = {"Content-Type": "application/json"} if data is not None else {}
@@ -381,7 +382,7 @@ def test_unknown_actions_and_pages_are_404(make_sim):
 
 def test_the_stream_pushes_the_state(make_sim):
     sim, client = make_sim()
-    conn = http.client.HTTPConnection(client.host, client.port, timeout=5)
+    conn = http.client.HTTPConnection(client.host, client.port, timeout=HANG_S)
     conn.request("GET", "/api/stream")
     reply = conn.getresponse()
     assert reply.getheader("Content-Type") == "text/event-stream"
@@ -403,7 +404,7 @@ def test_the_real_time_clock_steps_the_app(tmp_path):
     clock.start()
     try:
         client = Client(server)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + HANG_S
         while not _events(client.state(), "ready"):
             assert time.monotonic() < deadline, "the App never became ready"
             time.sleep(0.05)
@@ -417,7 +418,8 @@ def test_the_real_time_clock_steps_the_app(tmp_path):
         server.shutdown()
         server.stop()
         server.server_close()
-        thread.join(5)
+        thread.join(HANG_S)
+    clock._thread.join(HANG_S)
     assert not clock._thread.is_alive()
 
 
@@ -431,17 +433,20 @@ def test_the_command_serves_on_loopback_and_stops_cleanly_on_ctrl_c(tmp_path):
          "--seed", "3", "--store", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    hung = threading.Timer(2 * HANG_S, proc.kill)      # a start that hangs reads ""
+    hung.start()
     try:
         line = proc.stdout.readline()
         assert "http://127.0.0.1:" in line, line + proc.stderr.read()
         port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=HANG_S)
         conn.request("GET", "/api/state")
         assert json.loads(conn.getresponse().read())["app"]["ruleset"] == "kendall"
         conn.close()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
+        out, err = proc.communicate(timeout=HANG_S)
     finally:
+        hung.cancel()
         if proc.poll() is None:
             proc.kill()
             proc.communicate()

@@ -3,7 +3,7 @@ the request checks, the pieces and the hand, the hand's pace, switch chatter,
 and the clock thread reporting a step that broke."""
 
 import random
-import time
+import threading
 
 import pytest
 
@@ -16,6 +16,7 @@ from host_tools.sim_pieces import Pieces
 from host_tools.sim_view import app_state, brightness_cap
 
 START = "BWBWBWBWBW.................... W"
+HANG_S = 60             # real seconds: only a hung clock thread takes this long
 
 
 def test_a_square_is_1_to_30_and_nothing_else():
@@ -194,19 +195,20 @@ def test_a_step_that_breaks_is_reported_and_the_clock_keeps_going():
 
         def __init__(self):
             self.reported = []
+            self.told = threading.Event()
 
         def step_to(self, now_ms):
             raise KeyError("frame")
 
         def report_error(self, exc):
             self.reported.append(exc)
+            self.told.set()
     sim = Broken()
     clock = Clock(sim).start()
     try:
-        deadline = time.monotonic() + 5
-        while not sim.reported and time.monotonic() < deadline:
-            time.sleep(0.01)
+        sim.told.wait(HANG_S)
     finally:
         clock.stop()
+        clock._thread.join(HANG_S)
     assert isinstance(clock.error, KeyError) and sim.reported[0] is clock.error
     assert not clock._thread.is_alive()
