@@ -3,6 +3,8 @@
 Scenarios through the App contract with simulated time (tests/board_sim.py).
 """
 
+import pytest
+
 from board_sim import BoardSim, board_at, throws
 
 FAST = {"attract_s": 10, "reset_s": 60, "reset_after_game_s": 30}
@@ -143,15 +145,32 @@ def test_long_quiet_mid_game_closes_it_and_shows_where_the_pieces_go(tmp_path):
     assert again.app.game.history == [] and again.app.game.opening == []
 
 
-def test_a_fresh_game_is_never_reset_so_a_quiet_night_writes_nothing(tmp_path):
-    board = museum(tmp_path, rng=throws())
-    board.setup().press()
+def test_a_fresh_game_is_never_reset_so_a_quiet_night_writes_nothing(tmp_path, monkeypatch):
+    """Counted on the Pico's flash (littlefs on a modelled chip, as the rp2
+    port mounts it): all night, not one page programmed, not one block erased."""
+    from firmware import app as app_module
+    from firmware.store import Store
+    from lfs_flash import Flash, PicoFs, mount
+    flash = Flash()
+    fs = PicoFs(mount(flash))
+    monkeypatch.setattr(app_module, "Store", lambda folder: Store("", fs=fs))
+    board = museum(tmp_path, rng=throws(3, 1))
+    board.setup().press()                  # ends the how-to; throws nothing
+    board.wait(1000)
+    written = (flash.programmed, flash.erases)
     board.tick_ms = 1000
     board.wait(8 * 3600 * 1000)
     assert board.events_of("new") == []
     assert "reset" not in whats(board)
     assert board.app.state == "opening"
     assert squares_lit(board, "attract") == list(range(1, 31))
+    assert (flash.programmed, flash.erases) == written
+    # in the morning the opening is thrown, and saved: the flash is watched
+    board.tick_ms = 10
+    board.press()
+    assert board.last("throw")["value"] == 3 and "wake" in whats(board)
+    board.press().wait(1000)
+    assert board.last("start")["side"] == "W" and flash.programmed > written[0]
 
 
 def test_a_finished_game_is_reset_for_the_next_visitor(tmp_path):
@@ -237,6 +256,30 @@ def test_the_board_takes_the_offered_side_only_after_the_offer_has_shown():
     board.move(int(origin), int(to))          # the visitor carries its move out
     assert board.last("move")["move"] == chosen["move"]
     assert board.app.turn == "W" and board.app.computer is not None
+
+
+def time_of(board, what, within_ms):
+    """Step the board until the museum says ``what``; the time it did."""
+    end = board.t + within_ms
+    while what not in whats(board):
+        assert board.t < end, (what, whats(board))
+        board.step()
+    return board.t
+
+
+def test_after_the_takeover_the_attract_light_waits_its_whole_time_again():
+    """Quiet is counted again from the takeover: the visitor who left black
+    to the board may still be reading its move, so the attract light comes
+    attract_s (90 s) after the takeover, not 90 s after the last touch."""
+    board = black_waits(throws(2, 1, 2, 2))
+    quiet_from = board.t
+    taken_at = time_of(board, "computer", 30000)
+    assert 24000 < taken_at - quiet_from < 26000
+    board.wait(2000)                          # it throws for black and shows its move
+    assert board.last("computer") is not None and board.squares_with("computer_from")
+    attract_at = time_of(board, "attract", 120000)
+    assert attract_at - taken_at == DEFAULT_TIMES["attract_s"] * 1000
+    assert board.squares_with("computer_from")   # the move shown is still the game's
 
 
 def test_a_touch_or_a_press_during_the_offer_withdraws_it_and_the_press_throws():
@@ -346,10 +389,13 @@ def test_with_room_for_the_computer_it_joins(monkeypatch):
     assert board.last("museum") == {"event": "museum", "what": "computer", "side": "B"}
 
 
-def test_the_offer_and_the_takeover_keep_time_across_the_wrap_of_the_ms_counter(monkeypatch):
+@pytest.mark.parametrize("wrap_ms, during", [(8000, "quiet"), (20000, "offer")])
+def test_the_offer_and_the_takeover_keep_time_across_the_wrap_of_the_ms_counter(
+        monkeypatch, wrap_ms, during):
     """The Pico's ticks_ms wraps at 2**30: the offer's 15 s and the 10 s
     after it are counted with ticks_diff, so a wrap in the middle of the
-    quiet turn changes nothing."""
+    quiet turn (8 s in), or of the offer (20 s in, so the takeover's 10 s
+    run across it), changes nothing."""
     from firmware import app as app_module
     from firmware import computer as computer_module
     from firmware import museum as museum_module
@@ -360,7 +406,7 @@ def test_the_offer_and_the_takeover_keep_time_across_the_wrap_of_the_ms_counter(
     for module in (app_module, computer_module, museum_module):
         monkeypatch.setattr(module, "ticks_diff", ticks_diff)
     quiet_from = black_waits(throws(2, 1, 2, 2)).t
-    shift = period - 8000 - quiet_from        # 8 s into the quiet turn, the counter wraps
+    shift = period - wrap_ms - quiet_from     # wrap_ms into the quiet turn, the counter wraps
     real_step = app_module.App.step
     seen = []
 
@@ -371,13 +417,16 @@ def test_the_offer_and_the_takeover_keep_time_across_the_wrap_of_the_ms_counter(
     board = black_waits(throws(2, 1, 2, 2))
     assert board.t == quiet_from and whats(board) == []
     board.wait(14000)
-    assert whats(board) == [] and seen[0] > seen[-1]
+    assert whats(board) == []
     board.wait(1100)
     assert whats(board) == ["offer"]
+    offered_at = len(seen)
     board.wait(9000)
     assert whats(board) == ["offer"] and board.app.computer is None
     board.wait(1000)
     assert whats(board) == ["offer", "computer"]
+    wrapped_at = [i for i in range(1, len(seen)) if seen[i] < seen[i - 1]]
+    assert len(wrapped_at) == 1 and (wrapped_at[0] < offered_at) == (during == "quiet")
     board.wait(2000)
     assert board.last("throw")["by"] == "computer" and board.last("computer") is not None
 
