@@ -704,8 +704,11 @@ class App:
         self._resumed = False
         self.sticks = None
         self._save(True)
-        self._emit({"event": "new", "ruleset": ruleset_spec(rs),
-                    "position": self.position})
+        event = {"event": "new", "ruleset": ruleset_spec(rs), "position": self.position,
+                 "mode": self.mode}
+        if self._computer is not None:   # a page or mirror knows its opponent at once
+            event["computer"] = self._computer.side
+        self._emit(event)
         self._enter_setup()
         self._check_now()
 

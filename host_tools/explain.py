@@ -70,9 +70,10 @@ class Story:
                 self.last_throw = None
             if name == "new":
                 # A new game may have another opponent (the new command's
-                # mode and side): the computer is known again from the
-                # board's config or from its own throws.
-                self.computer_side = None
+                # mode and side), which the event says.
+                self.computer_side = event.get("computer")
+                if "mode" in event:
+                    self.mode = event["mode"]
         elif name == "throw":
             self.last_throw = event
             self.offer = None

@@ -54,7 +54,7 @@ def test_new_command_starts_a_hungarian_game_with_the_setup_check():
     assert err is None
     events = board.app.command(cmd)
     assert events[0] == {"event": "new", "ruleset": "hungarian:no_move=end",
-                         "position": "WBWBWBWBWB.................... B"}
+                         "position": "WBWBWBWBWB.................... B", "mode": "two_players"}
     assert board.app.state == "setup" and board.app.ruleset == "hungarian"
     board.wait()
     # the same squares are full in both setups (H2): ready at once
@@ -79,3 +79,17 @@ def test_config_problems_become_one_config_event_on_the_first_step():
     assert any("ruleset" in m for m in event["messages"])
     assert board.app.ruleset == "kendall"                 # the safe default
     assert board.step() == []
+
+
+def test_a_new_game_against_the_computer_says_its_mode_and_the_computers_side():
+    """A page or mirror learns the new opponent from the event itself, before
+    the computer's first throw."""
+    board = BoardSim(rng=throws(1))
+    board.setup()
+    cmd, err = parse_command('{"cmd": "new", "mode": "computer", "side": "W", "level": 1}')
+    assert err is None
+    event = board.app.command(cmd)[0]
+    assert (event["event"], event["mode"], event["computer"]) == ("new", "computer", "W")
+    cmd, err = parse_command('{"cmd": "new", "mode": "two_players"}')
+    event = board.app.command(cmd)[0]
+    assert event["mode"] == "two_players" and "computer" not in event

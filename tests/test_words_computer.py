@@ -234,3 +234,15 @@ def test_the_pages_opponent_selector_ends_the_computers_words(browser, served): 
     finally:
         context.close()
     assert not errors, errors
+
+
+def test_a_new_game_against_the_computer_is_known_before_its_first_throw():
+    """The new event names the computer's side: on its turn the page says the
+    computer throws, though it has not thrown yet in this game."""
+    story = ex.Story()
+    story.event({"event": "new", "ruleset": "kendall", "position": "x", "mode": "computer",
+                 "computer": "W"})
+    turn = {"state": "throw", "throw": None, "roles": [""] * 30}
+    assert ex.explain(dict(turn, turn="W"), story)["instruction"] == [
+        ["do.computer_throws.W", {}]]
+    assert ex.explain(dict(turn, turn="B"), story)["instruction"] == [["do.throw.B", {}]]
