@@ -76,34 +76,70 @@ class KeyScanner:
     """A keypad scanner read as occupancy: ``scan()`` takes the events that
     came since the last call and returns the int (bit k = key k = square k+1).
 
+    keypad reports changes only. A key already closed when its scanner is
+    made (a piece left standing through a power cut, the throw button held
+    at power-on) reports nothing: its debounce counter starts at zero. Only
+    ``reset()`` marks every key released, so that each closed key reports a
+    press within ``threshold`` scans. So the scanner is reset as soon as it
+    is made, and given those scans before the first ``scan()``.
+
     One Event is made here and refilled (``get_into``), so a scan allocates
-    nothing. If the queue overflowed, events were lost: the scanner is reset,
-    which reports every closed switch again as pressed.
+    nothing.
+
+    If the queue overflowed (a stalled loop while hands were busy), events
+    were lost and the board is unknown. The scanner is reset, so every
+    closed switch reports again, and for ``settle_ms`` the last board known
+    is given while the new one is gathered from those reports; then the new
+    one. Giving the board as it stood until keypad has told it whole means
+    the App never sees a board no hand made: half a board re-reported would
+    look like pieces lifted, and a lift and a return of two squares is how
+    a capture is recognised (C6).
     """
 
-    def __init__(self, keys, mask=(1 << 30) - 1):
+    def __init__(self, keys, mask=(1 << 30) - 1, threshold=1):
         self.keys = keys
         self.mask = mask
         self.occupancy = 0
+        self.settle_ms = (threshold + 2) * SCAN_MS    # keypad's scans, and a margin
+        self.recoveries = 0
         self._event = keypad.Event()
-        sleep_ms(2 * SCAN_MS)     # keypad's first scan: what is closed now is known
+        self._rebuilt = 0                 # the board gathered since an overflow
+        self._rebuilt_at = None           # when it is whole (ticks), None: not gathering
+        keys.reset()              # every key released: the closed ones report now
+        sleep_ms(self.settle_ms)
 
     def scan(self):
         events = self.keys.events
         if events.overflowed:
-            events.clear()
-            self.keys.reset()
-            self.occupancy = 0
+            self._start_over(events)
+        if self._rebuilt_at is not None:
+            self._rebuilt = self._take(events, self._rebuilt)
+            if ticks_diff(ticks_ms(), self._rebuilt_at) < 0:
+                return self.occupancy & self.mask     # the board as it last stood
+            self._rebuilt_at = None
+            self.occupancy = self._rebuilt
+            return self.occupancy & self.mask
+        self.occupancy = self._take(events, self.occupancy)
+        return self.occupancy & self.mask
+
+    def _take(self, events, occ):
+        """``occ`` with the waiting events applied, in the order they came."""
         event = self._event
-        occ = self.occupancy
         while events.get_into(event):
             bit = 1 << event.key_number
             if event.pressed:
                 occ |= bit
             else:
                 occ &= ~bit
-        self.occupancy = occ
-        return occ & self.mask
+        return occ
+
+    def _start_over(self, events):
+        """Events were lost: have keypad report every closed switch again."""
+        events.clear()
+        self.keys.reset()
+        self._rebuilt = 0
+        self._rebuilt_at = ticks_add(ticks_ms(), self.settle_ms)
+        self.recoveries += 1
 
 
 def make_scanner(config, threshold=None):
@@ -121,13 +157,15 @@ def make_scanner(config, threshold=None):
         return KeyScanner(keypad.KeyMatrix([pin(n) for n in pins["matrix_rows"]],
                                            [pin(n) for n in pins["matrix_cols"]],
                                            columns_to_anodes=True, interval=SCAN_S,
-                                           max_events=MAX_EVENTS, debounce_threshold=threshold))
+                                           max_events=MAX_EVENTS, debounce_threshold=threshold),
+                          threshold=threshold)
     return KeyScanner(keypad.ShiftRegisterKeys(clock=pin(pins["sr_clock"]),
                                                data=pin(pins["sr_data"]),
                                                latch=pin(pins["sr_load"]), value_to_latch=True,
                                                key_count=_pins.SR_BITS, value_when_pressed=False,
                                                interval=SCAN_S, max_events=MAX_EVENTS,
-                                               debounce_threshold=threshold))
+                                               debounce_threshold=threshold),
+                      threshold=threshold)
 
 
 _buttons = {}  # type: dict  # GPIO -> the button made for it (a pin is claimed once)

@@ -58,6 +58,12 @@ class GameOver(KeyboardInterrupt):
     """The story is over: leave the board loop the way Ctrl-C does."""
 
 
+class TooLong(BaseException):
+    """The board ran past the story's deadline in world time: what the story
+    waited for never came (a hang would otherwise last until the test's
+    wall-clock limit)."""
+
+
 class Hands:
     """The player: reads the App's state (as tests/board_sim.py does) and acts
     on the wooden board of the fakes, one action at a time, in world time."""
@@ -77,6 +83,7 @@ class Hands:
         self.idle_first = True
         self.resumed = []         # the position each App started from
         self.cut_at = []          # the position when the plug was pulled
+        self.setups = 0           # set-up checks with every piece already in place
 
     def tick(self):
         if self.app is None or world.ms < self.wait_until:
@@ -114,7 +121,13 @@ class Hands:
                     yield 100
             elif state == "setup":
                 from engine import Position
-                world.occupancy = Position.parse(app.position).occupancy()
+                wanted = Position.parse(app.position).occupancy()
+                if world.occupancy == wanted:
+                    self.setups += 1
+                    # the pieces stand where the board asks: it must see them
+                    assert self.setups < 5, "the pieces stand where the saved game " \
+                        "has them, yet the board still asks for them (%s)" % app.position
+                world.occupancy = wanted
                 yield settle
             else:
                 yield 500
@@ -174,11 +187,14 @@ HANDS = None
 LED_PIN = "GPIO16"
 BUTTON = "GPIO17"
 OUT = []
+DEADLINE = [None]            # world ms after which a story has waited too long
 
 
 def world_sleep(seconds):
     """time.sleep on the board: the world's clock moves on, keypad scans."""
     world.advance(int(round(seconds * 1000)))
+    if DEADLINE[0] is not None and world.ms > DEADLINE[0]:
+        raise TooLong("still running %d ms after power-on" % world.ms)
     if HANDS is not None:
         HANDS.tick()
 
@@ -262,6 +278,8 @@ def power_on(hands=None):
         return "cut"
     except GameOver:
         return "over"
+    except TooLong:
+        return "too long"
     return "ended"
 
 
@@ -308,8 +326,10 @@ def story_held():
     wire({})
     world.set_input(BUTTON, 0)                 # held while the board powers up
     before = sorted(os.listdir("."))
+    DEADLINE[0] = 10000
     how = power_on()
-    assert how == "ended", how
+    assert how == "ended", "boot.py did not see the throw button held from " \
+        "power-on: the game started (%s)" % how
     assert world.readonly, "boot.py gave the drive to the program"
     assert [e["event"] for e in events()] == ["maintenance"], OUT
     assert sorted(os.listdir(".")) == before, "the program wrote to the drive"
@@ -378,9 +398,11 @@ def story_edge():
     world.place(17)
     world.advance(20)
     assert hw.scanner.keys.events.overflowed
-    scan()
-    world.advance(20)
-    assert scan() == 1 << 16, bin(scan())       # square 1's lift was among the lost
+    before = (1 << 0) | (1 << 4) | (1 << 5) | (1 << 12) | (1 << 29)
+    assert scan() == before, bin(scan())        # the board as it last stood...
+    world.advance(hw.scanner.settle_ms)
+    assert scan() == 1 << 16, bin(scan())       # ...then as keypad tells it again
+    assert hw.scanner.recoveries == 1
     # a chattering switch (shorter than 3 scans) never shows
     world.place(20)
     world.advance(6)
@@ -409,6 +431,232 @@ def story_edge():
     return {"resets": world.resets}
 
 
+# -- keypad at power-on and after lost events ----------------------------------
+
+class Watcher:
+    """Hands that touch nothing: after every loop of the board they look at
+    the App (``look``) and end the story once ``done()`` says so."""
+
+    def __init__(self, done, look=None):
+        self.app = None
+        self.gen = None
+        self.resumed = []
+        self.done = done
+        self.look = look
+
+    def tick(self):
+        if self.app is None:
+            return
+        if self.look is not None:
+            self.look(self.app)
+        if self.done(self.app):
+            raise GameOver()
+
+
+def save_game(position, throw=None, ruleset="kendall"):
+    """A game standing at ``position`` saved on the drive, as a power cut
+    would leave it (opening done; ``throw`` still to be played)."""
+    from engine import Position
+    from engine.game import Game
+    from engine.rules import ruleset as make_ruleset
+    from firmware.store import Store
+    standing = Position.parse(position)
+    game = Game(make_ruleset(ruleset), position=standing)
+    game.opening = [1]
+    if throw is not None:
+        game.set_throw(throw)
+    world.readonly = False                # the drive as boot.py leaves it
+    Store(".").save(game)
+    world.readonly = True
+    _forget_modules()                     # the board starts with none of it loaded
+    return standing.occupancy()
+
+
+def resume_with_pieces_standing(position):
+    """Power on over a saved game whose pieces still stand where it says:
+    the board must see them and be ready without a hand touching anything."""
+    global HANDS
+    world.set_input(BUTTON, 1)
+    world.occupancy = save_game(position)
+    HANDS = Watcher(lambda app: events("ready"))
+    DEADLINE[0] = 5000
+    how = power_on(HANDS)
+    ready = events("ready")
+    assert ready, "the pieces stand where the saved game has them, yet after %d ms " \
+        "the board has not seen them (%s, state %s, App sees %s)" % (
+            world.ms, how, HANDS.app and HANDS.app.state,
+            HANDS.app and bin(HANDS.app.occupancy))
+    assert ready[0]["position"] == position, ready
+    return {"ready_ms": world.ms, "state": HANDS.app.state}
+
+
+def story_resume():
+    """A power cut mid-game, the pieces left standing, the 6 x 5 matrix."""
+    wire({})
+    return resume_with_pieces_standing("BWB.BWBWBW...W................ B")
+
+
+def story_resume_shift():
+    """The same on a Feather with a 74HC165 chain (ShiftRegisterKeys)."""
+    global LED_PIN, BUTTON
+    world.board_id = "adafruit_feather_rp2040"
+    from firmware.boards import BOARD_PINS
+    feather = BOARD_PINS["adafruit_feather_rp2040"]
+    world.wire_shift165(*["GPIO%d" % feather[k] for k in ("sr_load", "sr_clock", "sr_data")])
+    LED_PIN, BUTTON = "GPIO%d" % feather["led"], "GPIO%d" % feather["button"]
+    return resume_with_pieces_standing("BWB.BWBWBW...W................ B")
+
+
+CAPTURE = "WWWWBBBB.W.B.................. W"    # W on 10, a lone B on 12
+
+
+def story_overflow():
+    """W on 10, a lone B on 12, a throw of 2: only 10-12 (a capture) is
+    legal. The loop stalls (the computer thinking, say) while someone lifts
+    and puts back the piece on 1 forty times: keypad's queue of 64 events
+    overflows. Nobody touches 10 or 12, so no move may be taken, and the App
+    may only ever be shown boards a hand made."""
+    global HANDS
+    wire({})
+    world.set_input(BUTTON, 1)
+    full = save_game(CAPTURE, throw=2)
+    world.occupancy = full
+    seen = set()
+    stall = {"done_at": None}
+
+    def look(app):
+        seen.add(app.occupancy)
+        if stall["done_at"] is None and app.state == "move" and app.at_rest:
+            for _ in range(40):              # the loop gets no turn meanwhile
+                world.lift(1)
+                world.advance(20)
+                world.place(1)
+                world.advance(20)
+            stall["done_at"] = world.ms
+
+    def done(app):
+        return stall["done_at"] is not None and world.ms - stall["done_at"] > 3000
+
+    HANDS = Watcher(done, look)
+    DEADLINE[0] = 20000
+    how = power_on(HANDS)
+    assert how == "over", "the story did not run to its end: %s" % how
+    assert stall["done_at"] is not None, "the board never waited for the move"
+    moves = [e["move"] for e in events("move")]
+    assert moves == [], "no hand moved a piece, yet the board took %s" % moves
+    made = set([full, full & ~1])            # what hands made: all, or 1 lifted
+    assert seen <= made, "the App was shown boards no hand made: %s" % sorted(
+        bin(b) for b in seen - made)
+    app = HANDS.app
+    assert app.state == "move" and app.throw == 2, (app.state, app.throw)
+    assert [m.text for m in app.moves] == ["10-12"], [m.text for m in app.moves]
+    return {"stall_ms": 1600, "seen": len(seen)}
+
+
+def story_overflow_scan():
+    """KeyScanner.scan() itself, called every loop as firmware/board.py does,
+    right through an overflow: every board it returns is one a hand made."""
+    world.power_on()
+    world.phase = "code"
+    wire({})
+    from firmware import hal_cp
+    from firmware.config import validate
+    config, _ = validate({})
+    world.place(10, 12, 1, 2, 3)
+    hw = hal_cp.build(config)
+    scan = hw.scanner.scan
+    full = scan()
+    assert full == (1 << 9) | (1 << 11) | 0b111, bin(full)
+    for _ in range(40):                      # a stalled loop, a busy hand
+        world.lift(1)
+        world.advance(20)
+        world.place(1)
+        world.advance(20)
+    assert hw.scanner.keys.events.overflowed
+    boards = []
+    for _ in range(100):                     # 0.5 s of loops, 5 ms apart
+        boards.append(scan())
+        world.advance(hal_cp.SCAN_MS)
+    assert set(boards) == {full}, "after the overflow scan() gave %s" % sorted(
+        set(bin(b) for b in boards))
+    world.lift(12)                           # and the scanner still follows the hands
+    world.advance(40)
+    assert scan() == full & ~(1 << 11), bin(scan())
+    return {"loops": len(boards)}
+
+
+def story_keypad():
+    """The keypad fake keeps CircuitPython 10's debouncing: a key closed when
+    the scanner is made never reports; reset() makes it report a press."""
+    import keypad
+    import microcontroller
+    world.power_on()
+    world.phase = "code"
+    world.set_input("GPIO17", 0)             # the button already held
+    keys = keypad.Keys((microcontroller.pin.GPIO17,), value_when_pressed=False,
+                       interval=0.005, debounce_threshold=3)
+    world.advance(100)
+    assert len(keys.events) == 0, "a key held at construction reported an event"
+    keys.reset()
+    assert len(keys.events) == 0              # reset's own scan: one of three
+    world.advance(5)
+    assert len(keys.events) == 0
+    world.advance(5)                          # the third scan since reset()
+    event = keys.events.get()
+    assert event is not None and event.pressed and event.key_number == 0, event
+    world.set_input("GPIO17", 1)
+    world.advance(5)
+    world.set_input("GPIO17", 0)              # a bounce shorter than 3 scans
+    world.advance(30)
+    assert len(keys.events) == 0, "a bounce of one scan was reported"
+    keys.deinit()
+    wire({})
+    world.place(7)
+    pins = microcontroller.pin
+    matrix = keypad.KeyMatrix([getattr(pins, "GPIO%d" % n) for n in range(2, 8)],
+                              [getattr(pins, "GPIO%d" % n) for n in range(8, 13)],
+                              interval=0.005)
+    world.advance(50)
+    assert len(matrix.events) == 0, "a square closed at construction reported"
+    matrix.reset()                            # threshold 1: reset's own scan reports
+    event = matrix.events.get()
+    assert event is not None and event.pressed and event.key_number == 6, event
+    world.lift(7)
+    world.advance(5)
+    event = matrix.events.get()
+    assert event is not None and event.released, event
+    return {"checked": 2}
+
+
+def story_strip():
+    """The strip sends a frame in which only one colour byte of one LED
+    changed: the red, the green or the blue alone."""
+    world.power_on()
+    world.phase = "code"
+    from firmware import hal_cp
+    from firmware.config import validate
+    config, _ = validate({})
+    strip = hal_cp.make_strip(config)
+    count = strip.count
+    frame = [(10, 20, 30)] * count
+    assert strip.write(frame)
+    sent = 0
+    for led in (0, 5, count - 1):
+        for channel in range(3):
+            colour = list(frame[led])
+            colour[channel] += 1
+            frame = list(frame)
+            frame[led] = tuple(colour)
+            assert strip.write(frame), "LED %d: a change in channel %d alone was " \
+                "not sent" % (led, channel)
+            r, g, b = frame[led]
+            wire = world.strips[LED_PIN][-1]
+            assert wire[3 * led:3 * led + 3] == bytes((g, r, b)), (led, channel, wire)
+            assert not strip.write(frame), "the same frame was sent twice"
+            sent += 1
+    return {"sent": sent}
+
+
 def main():
     storage.protect(DRIVE)
     time.sleep = world_sleep
@@ -417,7 +665,10 @@ def main():
     sys.stdin = Keyboard()
     try:
         result = {"game": story_game, "held": story_held, "shift": story_shift,
-                  "edge": story_edge}[STORY]()
+                  "edge": story_edge, "resume": story_resume,
+                  "resume_shift": story_resume_shift, "overflow": story_overflow,
+                  "overflow_scan": story_overflow_scan, "keypad": story_keypad,
+                  "strip": story_strip}[STORY]()
         import firmware
         assert firmware.__file__.startswith(DRIVE), firmware.__file__
         import neopixel

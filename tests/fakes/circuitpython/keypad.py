@@ -15,10 +15,19 @@ shared-module/keypad/*.c:
   inputs with no pull; a scan sets latch to ``value_to_latch``, reads a bit,
   raises the clock, ... and sets latch back to ``not value_to_latch``; a bit
   equal to ``value_when_pressed`` is a pressed key;
-- every key starts released, so keys already pressed give "pressed" events
-  on the first scan; ``reset()`` does the same again;
-- ``debounce_threshold`` n: a change is reported after n scans in the new
-  state (the real one counts "on average"; n = 1, the default, is the same);
+- debouncing is shared-module/keypad/__init__.c's ``keypad_debounce``, count
+  for count: each key has a counter in -n..n (n = ``debounce_threshold``);
+  a scan that reads the key pressed counts it up, released counts it down,
+  and an event is recorded only when the counter crosses zero (from -1 up:
+  pressed, then set to n; from 1 down: released, then set to -n). So a
+  change is reported after n scans in the new state "on average", and a
+  switch that chatters for fewer scans than that never shows;
+- the counters start at zero: a key that is already pressed when the
+  scanner is made counts up to n and reports **nothing**, so its press is
+  never seen (CircuitPython 10.2.1 does this). Only ``reset()`` sets every
+  counter to -n, "every key released", so that the keys pressed then report
+  a press; both construction and ``reset()`` scan once at once, as the C
+  code does;
 - ``EventQueue``: ``get()`` (an Event or None), ``get_into(event)``,
   ``clear()``, ``len()``, ``bool()``, ``overflowed``; when full the oldest
   event is dropped and ``overflowed`` is set until ``clear()``.
@@ -107,10 +116,10 @@ class _Scanner:
         self._interval_ms = max(1, int(interval * 1000))
         self._threshold = debounce_threshold
         self._events = EventQueue(max_events)
-        self.reset()
-        self._next = _cpworld.ms
+        self._count = [0] * key_count     # zero: neither pressed nor released yet
         self._deinited = False
         _cpworld.scanners.append(self)
+        self._scan_at_once()
 
     @property
     def key_count(self):
@@ -121,18 +130,29 @@ class _Scanner:
         return self._events
 
     def reset(self):
-        self._state = [False] * self._key_count
-        self._count = [0] * self._key_count
+        """Every key released: the keys pressed now report a press."""
+        self._count = [-self._threshold] * self._key_count
+        self._scan_at_once()
+
+    def _scan_at_once(self):
+        self._scan_now()
+        self._next = _cpworld.ms + self._interval_ms
 
     def _seen(self, key, current, timestamp):
-        if current == self._state[key]:
-            self._count[key] = 0
-            return
-        self._count[key] += 1
-        if self._count[key] >= self._threshold:
-            self._state[key] = current
-            self._count[key] = 0
-            self._events._record(key, current, timestamp)
+        """keypad_debounce(): record an event when the counter crosses zero."""
+        n = self._threshold
+        count = self._count
+        if current:
+            if count[key] < n:
+                count[key] += 1
+                if count[key] == 0:
+                    count[key] = n
+                    self._events._record(key, True, timestamp)
+        elif count[key] > -n:
+            count[key] -= 1
+            if count[key] == 0:
+                count[key] = -n
+                self._events._record(key, False, timestamp)
 
     def deinit(self):
         if self._deinited:
