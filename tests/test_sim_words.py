@@ -575,3 +575,15 @@ def test_the_kiosk_fills_a_screen_without_scrolling(browser, served, tmp_path):
         finally:
             context.close()
         assert not errors, errors
+
+
+def test_every_message_the_page_says_comes_from_the_language_file():
+    """The message line speaks the page's language: each say() in sim.js is
+    given a sentence from the language file (t(...)), a server's own error
+    or nothing, never an English literal."""
+    with open(os.path.join(ROOT, "host_tools", "web", "sim.js"), encoding="utf-8") as f:
+        script = f.read()
+    calls = re.findall(r"\bsay\((.*?)\);", script)
+    assert len(calls) >= 8, calls
+    literal = [c for c in calls if re.match(r"\s*[\"'`]", c) and c.strip() not in ('""', "''")]
+    assert literal == [], "English literals said on the page: %s" % literal

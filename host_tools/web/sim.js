@@ -446,15 +446,14 @@ function appendLog(entries) {
     const li = document.createElement("li");
     li.className = entry.kind;
     li.dataset.seq = String(entry.seq);
-    const t = document.createElement("span");
-    t.className = "t";
-    t.textContent = (entry.t / 1000).toFixed(2);
-    li.appendChild(t);
+    const stamp = document.createElement("span");
+    stamp.className = "t";
+    stamp.textContent = (entry.t / 1000).toFixed(2);
+    li.appendChild(stamp);
     li.appendChild(document.createTextNode(logText(entry)));
     logList.appendChild(li);
     if (entry.kind === "app" && entry.data.event === "computer") {
-      say("The computer (" + (SIDE_NAME[entry.data.side] || entry.data.side) + ") plays " +
-        entry.data.move + ": drag its piece for it.");
+      say(t("sim.computer_plays." + entry.data.side, { move: entry.data.move }));
     }
   }
   while (logList.children.length > 600) logList.removeChild(logList.firstChild);
@@ -482,7 +481,7 @@ async function liftSquare(square) {
 async function placeSelected(square) {
   let piece = selected;
   if (piece === null) piece = nextSelection(null);
-  if (piece === null) { say("Nothing in hand: lift a piece, or pick one from a tray."); return null; }
+  if (piece === null) { say(t("sim.empty_hand")); return null; }
   const reply = await send("place", { square, piece });
   if (reply) selected = nextSelection(piece);
   if (state) draw(state);
@@ -495,7 +494,7 @@ async function dropOn(square, piece) {
   const other = pieceOn(state, square);
   if (other && other.id !== piece) {
     if (other.side === pieceById(piece).side) {
-      say("Square " + square + " holds your own piece.");
+      say(t("sim.own_piece", { square: square }));
       selected = piece;
       draw(state);
       return;
@@ -533,7 +532,7 @@ document.querySelectorAll(".tray-drop").forEach((b) => {
   b.addEventListener("click", () => {
     let piece = selected;
     if (piece === null) piece = nextSelection(null);
-    if (piece === null) { say("Nothing in hand to put in the tray."); return; }
+    if (piece === null) { say(t("sim.empty_hand_tray")); return; }
     send("place", { square: "off", piece }).then((r) => {
       if (r) selected = nextSelection(piece);
       if (state) draw(state);
@@ -588,8 +587,8 @@ window.addEventListener("pointermove", (e) => {
   }
   ghost.style.left = e.clientX + "px";
   ghost.style.top = e.clientY + "px";
-  const t = pointerTarget(e.clientX, e.clientY);
-  const over = t ? t.el : null;
+  const target = pointerTarget(e.clientX, e.clientY);
+  const over = target ? target.el : null;
   if (drag.over !== over) {
     if (drag.over) drag.over.classList.remove("drop-over");
     if (over) over.classList.add("drop-over");
@@ -607,19 +606,19 @@ function endGesture(e, cancelled) {
   setTimeout(() => { suppressClick = false; }, 0);
   $("ghost").style.display = "none";
   if (d.over) d.over.classList.remove("drop-over");
-  const t = cancelled ? null : pointerTarget(e.clientX, e.clientY);
-  if (!t) {
+  const target = cancelled ? null : pointerTarget(e.clientX, e.clientY);
+  if (!target) {
     selected = d.source.piece;          // dropped nowhere: still in hand
     busy.then(() => state && draw(state));
     return;
   }
-  if (t.square === "off") {
+  if (target.square === "off") {
     send("place", { square: "off", piece: d.source.piece }).then((r) => {
       if (r) selected = nextSelection(d.source.piece);
       if (state) draw(state);
     });
   } else {
-    busy.then(() => dropOn(t.square, d.source.piece));
+    busy.then(() => dropOn(target.square, d.source.piece));
   }
 }
 
@@ -688,7 +687,7 @@ async function newGame() {
   body.mode = mode;
   if (side) body.side = side;
   const reply = await send("new", body);
-  if (reply) say("New game: set the pieces up as the board shows, or use “Set the pieces as the App’s position”.");
+  if (reply) say(t("sim.new_game"));
 }
 
 $("ruleset").addEventListener("change", newGame);
@@ -724,4 +723,4 @@ async function start() {
   connect();
 }
 
-start().catch((e) => say("cannot reach the simulator: " + e));
+start().catch((e) => say(t("sim.unreachable", { why: String(e) })));
