@@ -24,6 +24,13 @@ echo "== installing the project with its test and cad extras"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e '.[test,cad]'
 
+# Adafruit's NeoPixel libraries and CircuitPython's type stubs, each without
+# its dependencies into a folder of its own under .cache/ (never into .venv:
+# Blinka would shadow modules of the same names). The CircuitPython tests
+# fail, never skip, when these are missing.
+echo "== installing the CircuitPython tests' libraries and type stubs into .cache/"
+.venv/bin/python tests/cphelp.py
+
 export PATH="$PWD/.venv/bin:$PATH"
 echo "== running the tests"
 exec .venv/bin/python -m pytest "$@"

@@ -18,7 +18,8 @@ import types
 
 import pytest
 
-from cphelp import LIB, ROOT, adafruit_libs, fake_drive, filled_drive, play
+from cphelp import (LIB, ROOT, adafruit_libs, fake_drive, fetch_typings, filled_drive,
+                    need, play)
 from host_tools import deploy_cp
 from mpyhelp import run_mp_script, tool
 
@@ -310,38 +311,15 @@ def test_monitor_finds_a_board_running_circuitpython(monkeypatch):
 
 # -- hal_cp.py against CircuitPython's own type stubs ---------------------------------
 
-STUB_DISTS = ("circuitpython-stubs", "adafruit-circuitpython-typing")
-
-
 @pytest.fixture(scope="module")
 def cp_typings():
-    """CircuitPython's stubs (circuitpython-stubs: one ``X-stubs`` package per
-    module) laid out as a typings folder of plain ``X`` packages for MYPYPATH,
-    installed once without dependencies into .cache/; skipped when offline."""
+    """CircuitPython's stubs as a typings folder for MYPYPATH (tests/cphelp.py);
+    the test fails, saying what to install, when mypy or the stubs are missing."""
     try:
         import mypy  # noqa: F401
     except ImportError:
-        pytest.skip("mypy is not installed")
-    folder = os.path.join(ROOT, ".cache", "circuitpython-typings")
-    if os.path.isdir(os.path.join(folder, "keypad")):
-        return folder
-    raw = os.path.join(ROOT, ".cache", "circuitpython-stubs")
-    result = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                             "--no-compile", "--target", raw] + list(STUB_DISTS),
-                            capture_output=True, text=True, timeout=300)
-    if result.returncode != 0 or not os.path.isdir(os.path.join(raw, "keypad-stubs")):
-        pytest.skip("could not install %s: %s" % (STUB_DISTS, result.stderr[-300:]))
-    import shutil
-    tmp = folder + ".tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    for name in os.listdir(raw):
-        if name.endswith("-stubs"):
-            shutil.copytree(os.path.join(raw, name), os.path.join(tmp, name[:-6]))
-    shutil.copytree(os.path.join(raw, "circuitpython_typing"),
-                    os.path.join(tmp, "circuitpython_typing"))
-    os.rename(tmp, folder)
-    return folder
+        pytest.fail("mypy is not installed: pip install -e '.[test]'", pytrace=False)
+    return need(fetch_typings)
 
 
 def mypy_hal_cp(folder, typings, tmp_path):
