@@ -22,7 +22,8 @@ import pytest
 from host_tools import build
 from standin.device import FAKES, StandIn, micropython_binary
 
-HANG_S = 300                   # only a stand-in that hangs takes this long
+HANG_S = 60                    # only a stand-in that hangs takes this long
+LONG_RUN_HANG_S = 900          # ...and the ten minutes' run, which takes ~30 s
 
 
 def fresh_neopixel():
@@ -67,3 +68,195 @@ def test_a_fake_strip_written_100k_times_fits_a_small_micropython_heap():
                             capture_output=True, text=True, timeout=HANG_S)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "frames 100000 (159, 1, 2)"
+
+
+# -- the firmware on the stand-in, left on ---------------------------------------------------
+
+def flashed(tmp_path):
+    """A folder holding what `senet-board deploy` puts on a Pico."""
+    flash = str(tmp_path / "flash")
+    build.build(flash, quiet=True)
+    return flash
+
+
+class Line:
+    """The laptop's end of the stand-in's serial port: events as they come."""
+
+    def __init__(self, port):
+        import serial
+        self.ser = serial.Serial(port, 115200, timeout=0.1)
+        self.buf = b""
+        self.seen = []                 # every event so far
+        self.unread = []               # events not yet looked at by wait()
+
+    def read(self):
+        self.buf += self.ser.read(4096)
+        out = []
+        while b"\n" in self.buf:
+            raw, self.buf = self.buf.split(b"\n", 1)
+            raw = raw.strip()
+            if raw.startswith(b"{"):
+                try:
+                    event = json.loads(raw)
+                except ValueError:
+                    continue
+                if isinstance(event, dict) and "event" in event:
+                    out.append(event)
+        self.seen += out
+        self.unread += out
+
+    def wait(self, match, what, ask=None, deadline=HANG_S):
+        """The first event ``match`` accepts; ``ask`` is sent every second
+        until then. Only a hang reaches the deadline."""
+        end = time.monotonic() + deadline
+        asked = 0.0
+        while time.monotonic() < end:
+            if ask is not None and time.monotonic() - asked > 1.0:
+                self.ser.write(ask)
+                asked = time.monotonic()
+            self.read()
+            while self.unread:
+                event = self.unread.pop(0)
+                if match(event):
+                    return event
+        raise AssertionError("no %s within %d s; events: %s" % (what, deadline,
+                                                              self.seen[-8:]))
+
+    def close(self):
+        self.ser.close()
+
+
+HEALTH = b'{"cmd": "health"}\n'
+MINUTES = 10                   # beyond the 519 s at which the stand-in used to die
+
+
+@pytest.mark.slow
+@pytest.mark.micropython
+def test_ten_simulated_minutes_of_an_idle_board_in_a_small_heap(tmp_path):
+    """The board waits for its pieces, its setup lights blinking, with a heap
+    near the Pico's (192 KB here on a 64-bit unix port): many thousand frames
+    go to the strip, and it neither crashes nor restarts."""
+    from standin.scenario import hook
+    dev = StandIn(flashed(tmp_path), fakes=FAKES, boot_hook=hook(), run_main=True,
+                  heap="192k", sim_clock=True)
+    dev.start()
+    line = Line(dev.port)
+    try:
+        health = line.wait(lambda e: e["event"] == "health"
+                           and (e.get("crashes") or e.get("uptime_s", 0) >= MINUTES * 60),
+                           "health event %d simulated minutes on" % MINUTES, ask=HEALTH,
+                           deadline=LONG_RUN_HANG_S)
+    finally:
+        line.close()
+        dev.stop()
+    assert health["crashes"] == 0, health["last_crash"]
+    assert health["boots"] == 1 and dev.restarts == 0
+    assert not [e for e in line.seen if e["event"] == "error"], line.seen
+
+
+CRASH_ONCE = """
+import os
+try:
+    os.stat("crashed-once")
+except OSError:                  # the first boot: the App fails after 50 steps
+    import firmware.app as _app
+    _step = _app.App.step
+    _steps = [0]
+
+    def _failing_step(self, now_ms, occupancy, button):
+        _steps[0] += 1
+        if _steps[0] == 50:
+            f = open("crashed-once", "w")
+            f.close()
+            raise RuntimeError("a fault put in by the test")
+        return _step(self, now_ms, occupancy, button)
+
+    _app.App.step = _failing_step
+"""
+
+
+@pytest.mark.micropython
+def test_a_firmware_that_crashes_is_restarted_as_the_pico_restarts(tmp_path):
+    """The firmware logs the crash and calls machine.reset(): the stand-in
+    powers on again and the firmware comes back into its game."""
+    from standin.scenario import hook
+    dev = StandIn(flashed(tmp_path), fakes=FAKES, boot_hook=hook() + CRASH_ONCE,
+                  run_main=True)
+    dev.start()
+    line = Line(dev.port)
+    try:
+        line.wait(lambda e: e["event"] == "hello", "first hello")
+        crashed = line.wait(lambda e: e["event"] == "error", "crash report")
+        assert crashed["message"].startswith("firmware crashed, restarting: ")
+        assert "a fault put in by the test" in crashed["message"]
+        line.wait(lambda e: e["event"] == "hello", "hello after the restart")
+        health = line.wait(lambda e: e["event"] == "health" and e.get("boots") == 2,
+                           "health of the second boot", ask=HEALTH)
+    finally:
+        line.close()
+        dev.stop()
+    assert health["crashes"] == 1
+    assert "a fault put in by the test" in health["last_crash"]["error"]
+    assert dev.restarts == 1
+
+
+@pytest.mark.micropython
+def test_a_killed_micropython_is_started_again(tmp_path):
+    from standin.scenario import hook
+    dev = StandIn(flashed(tmp_path), fakes=FAKES, boot_hook=hook(), run_main=True)
+    dev.start()
+    line = Line(dev.port)
+    try:
+        line.wait(lambda e: e["event"] == "hello", "first hello")
+        os.kill(dev._proc.pid, 9)
+        line.wait(lambda e: e["event"] == "hello", "hello after the kill")
+        health = line.wait(lambda e: e["event"] == "health" and e.get("boots") == 2,
+                           "health of the second boot", ask=HEALTH)
+    finally:
+        line.close()
+        dev.stop()
+    assert health["crashes"] == 0                     # killed, not crashed
+    assert dev.restarts == 1
+
+
+WATCHDOG_THEN_FAIL = """
+import machine
+n = 1
+try:
+    with open("boots.txt") as f:
+        n = int(f.read()) + 1
+except OSError:
+    pass
+with open("boots.txt", "w") as f:
+    f.write(str(n))
+print("boot", n)
+dog = machine.WDT(timeout=8000)
+if n == 1:
+    raise RuntimeError("the loop stopped with the watchdog armed")
+import time
+while True:
+    dog.feed()
+    time.sleep_ms(50)
+"""
+
+
+def test_a_program_that_stops_with_the_watchdog_armed_is_restarted_when_it_bites(tmp_path):
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    (flash / "main.py").write_text(WATCHDOG_THEN_FAIL)
+    now = [0.0]
+    dev = StandIn(str(flash), fakes=FAKES, run_main=True, timer=lambda: now[0])
+    dev.start()
+    try:
+        end = time.monotonic() + HANG_S
+        while b"watchdog armed" not in dev.log and time.monotonic() < end:
+            time.sleep(0.05)
+        assert b"boot 1" in dev.log and b"RuntimeError" in dev.log, bytes(dev.log)
+        assert dev.restarts == 0 and b"boot 2" not in dev.log    # not yet: 8 s to go
+        now[0] = 8.5
+        while b"boot 2" not in dev.log and time.monotonic() < end:
+            time.sleep(0.05)
+        assert b"boot 2" in dev.log, bytes(dev.log)
+        assert dev.restarts == 1
+    finally:
+        dev.stop()

@@ -159,13 +159,42 @@ class Pin:
 
 
 class WDT:
+    """The RP2040 watchdog: armed once made; only a write to its control
+    register (``mem32``, as firmware/hal.py's watchdog_stop does) disarms it.
+    The stand-in (tests/standin) resets a board left with one armed."""
+
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
         self.feeds = 0
+        self.armed = True
         board.watchdog = self
 
     def feed(self):
         self.feeds += 1
+
+
+_WATCHDOG_CTRL_CLEAR = 0x40058000 + 0x3000   # WATCHDOG CTRL, atomic-clear alias
+_WATCHDOG_ENABLE = 1 << 30
+
+
+class _Mem32:
+    """The few 32-bit registers a test cares about: writing the watchdog's
+    enable bit to its clear alias disarms it."""
+
+    def __init__(self):
+        self.written = {}
+
+    def __setitem__(self, address, value):
+        self.written[address] = value
+        dog = board.watchdog
+        if address == _WATCHDOG_CTRL_CLEAR and value & _WATCHDOG_ENABLE and dog is not None:
+            dog.armed = False
+
+    def __getitem__(self, address):
+        return self.written.get(address, 0)
+
+
+mem32 = _Mem32()
 
 
 def reset():

@@ -3,11 +3,15 @@
     cd tests && python -m standin FLASH_DIR [--fakes] [--garbage] [--mpy N]
                                             [--free BYTES] [--no-raw-paste]
 
-Prints the port to give mpremote or senet-board; Ctrl-C stops it.
+Prints the port to give mpremote or senet-board. It runs main.py at power-on
+and starts again whenever its firmware resets or dies, as a Pico does, so it
+can be left on for days. Ctrl-C, SIGTERM or closing the terminal stops it,
+with its MicroPython process and its temporary folder.
 docs/deploy.md ("Trying it without a Pico") says how to install it.
 """
 
 import argparse
+import signal
 import sys
 import time
 
@@ -35,17 +39,36 @@ def parse(argv):
     return parser.parse_args(argv)
 
 
+class Stopped(Exception):
+    """SIGTERM or SIGHUP: stop as Ctrl-C stops."""
+
+
+def _stop(signum, frame):
+    raise Stopped()
+
+
+def note(text):
+    print(text, flush=True)
+
+
 def main(argv):
     args = parse(argv)
     dev = StandIn(args.flash, fakes=FAKES if args.fakes else None, garbage=args.garbage,
-                  mpy=args.mpy, free=args.free, raw_paste=not args.no_raw_paste)
-    dev.start()
-    print("stand-in Pico on %s (flash: %s); Ctrl-C stops it" % (dev.port, dev.flash), flush=True)
+                  mpy=args.mpy, free=args.free, raw_paste=not args.no_raw_paste,
+                  run_main=True, note=note)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _stop)
     try:
+        dev.start()
+        print("stand-in Pico on %s (flash: %s); Ctrl-C stops it" % (dev.port, dev.flash),
+              flush=True)
         while True:
             time.sleep(1)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):
         pass
+    except OSError as e:            # no MicroPython unix port, a flash it cannot make
+        print("python -m standin: %s" % e, file=sys.stderr)
+        return 1
     finally:
         dev.stop()
     return 0

@@ -21,6 +21,16 @@ MicroPython; ``mpy=N`` reports another ``sys.implementation._mpy``;
 ``free=N`` reports N bytes free on the flash. ``fakes=DIR`` puts the fake
 ``machine``/``neopixel`` modules in place and ``boot_hook`` (MicroPython
 source) runs before main.py on every boot, to wire and script the fake board.
+``heap="160k"`` gives MicroPython a heap of that size (the Pico has about
+170 KB free); ``sim_clock=True`` simulates the board's clock, so a sleep
+passes at once and hours of its life take minutes.
+
+Left on for days, it comes back as a Pico does: the firmware's
+``machine.reset()`` restarts it at once (a power-on that runs main.py);
+main.py ending with the fake watchdog still armed restarts it when the
+watchdog's timeout has passed (``timer``, a clock in seconds); a MicroPython
+process that dies is started again. ``note`` (a function of one line of
+text) hears of each restart.
 
     with StandIn(flash_dir) as dev:
         subprocess.run(["mpremote", "connect", dev.port, "fs", "ls"])
@@ -28,6 +38,7 @@ source) runs before main.py on every boot, to wire and script the fake board.
 
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -58,7 +69,8 @@ class StandIn:
     """One stand-in board on a fresh pty; ``start()`` powers it on."""
 
     def __init__(self, flash_dir, fakes=None, boot_hook=None, mpy=None, free=None,
-                 garbage=False, raw_paste=True, run_main=False):
+                 garbage=False, raw_paste=True, run_main=False, heap=None, sim_clock=False,
+                 timer=time.monotonic, note=None):
         self.flash = os.path.abspath(flash_dir)
         self.fakes = fakes
         self.boot_hook = boot_hook
@@ -67,6 +79,13 @@ class StandIn:
         self.garbage = garbage
         self.raw_paste = raw_paste
         self.run_main = run_main          # run main.py at power-on, as a Pico does
+        self.heap = heap
+        self.sim_clock = sim_clock
+        self.timer = timer
+        self.note = note or (lambda text: None)
+        self.restarts = 0                 # resets, watchdog bites and process deaths
+        self._watchdog_due = None         # timer() at which an armed watchdog bites
+        self._fifos = ()
         self.log = bytearray()            # everything sent to the laptop
         self.soft_resets = 0
         self._master, self._slave = os.openpty()
@@ -101,6 +120,7 @@ class StandIn:
                 os.close(fd)
             except OSError:
                 pass
+        shutil.rmtree(self._tmp, ignore_errors=True)
 
     def __enter__(self):
         return self.start()
@@ -133,6 +153,11 @@ class StandIn:
             os.close(self._ctl_out)
         except OSError:
             pass
+        for path in self._fifos:
+            try:
+                os.remove(path)
+            except OSError:
+                pass
 
     def _spawn(self):
         n = self.soft_resets
@@ -140,7 +165,13 @@ class StandIn:
         ctl_out = os.path.join(self._tmp, "out%d" % n)
         os.mkfifo(ctl_in)
         os.mkfifo(ctl_out)
-        args = [micropython_binary(), DRIVER, ctl_in, ctl_out, self.flash]
+        self._fifos = (ctl_in, ctl_out)
+        args = [micropython_binary()]
+        if self.heap:
+            args += ["-X", "heapsize=%s" % self.heap]
+        args += [DRIVER, ctl_in, ctl_out, self.flash]
+        if self.sim_clock:
+            args.append("clock=sim")
         if self.fakes:
             args.append("fakes=" + self.fakes)
         if self.mpy is not None:
@@ -160,6 +191,7 @@ class StandIn:
         self._kill()
         self._queue = []
         self._current = None
+        self._watchdog_due = None
         if not first:
             self._send(b"MPY: soft reboot\r\n")
         self.soft_resets += 1
@@ -228,6 +260,8 @@ class StandIn:
                     self._pump_output()
                 if proc is not None and self._ctl_out in ready:
                     self._pump_control()
+                if self._revive(proc):
+                    continue
                 if self._master in ready:
                     try:
                         data = os.read(self._master, 4096)
@@ -244,6 +278,24 @@ class StandIn:
         if data:
             self._send(data.replace(b"\n", b"\r\n"))
 
+    def _revive(self, proc):
+        """Restart the board if its MicroPython died or its watchdog bit:
+        a Pico left alone always comes back. True if it restarted."""
+        if proc is not None and proc is self._proc and proc.poll() is not None:
+            why = "its MicroPython process ended (exit status %s)" % proc.returncode
+        elif self._watchdog_due is not None and self.timer() >= self._watchdog_due:
+            why = "its watchdog was left armed and nothing fed it"
+        else:
+            return False
+        self._restart(why)
+        return True
+
+    def _restart(self, why):
+        """A power-on that runs main.py, as the Pico's watchdog or reset gives."""
+        self.restarts += 1
+        self.note("stand-in: the board restarts: %s" % why)
+        self._boot(first=True, run_main=True)
+
     def _pump_control(self):
         try:
             data = os.read(self._ctl_out, 4096)
@@ -254,11 +306,19 @@ class StandIn:
         self._ctl_buf += data
         while b"\n" in self._ctl_buf:
             head, rest = self._ctl_buf.split(b"\n", 1)
-            n = int(head.split()[1])
+            fields = head.split()
+            n = int(fields[1])
             if len(rest) < n:
                 return
             err, self._ctl_buf = rest[:n], rest[n:]
             self._pump_output()       # everything printed before the end of the block
+            if fields[0] == b"R":     # machine.reset(): the board starts again
+                self._restart("the program called machine.reset()")
+                return
+            watchdog_ms = int(fields[2]) if len(fields) > 2 else 0
+            main = self._current is not None and self._current[0] == "F"
+            if main and watchdog_ms and self._watchdog_due is None:
+                self._watchdog_due = self.timer() + watchdog_ms / 1000.0
             self._block_done(err.replace(b"\n", b"\r\n"))
 
     def _block_done(self, err):

@@ -8,13 +8,17 @@
 # between blocks, like a board's raw REPL), kind "F" runs the named file as a
 # fresh __main__ (the board's main.py), kind "B" runs a block in its own
 # globals (boot-time hook, like boot.py). Program output goes to stdout as it
-# happens; when a block ends the driver writes "E <length>\n" and the
-# traceback text (if any) to CTL_OUT. stdin is the serial line while a block
-# runs, so select.poll(sys.stdin) in the firmware sees what the laptop sends.
+# happens; when a block ends the driver writes "E <length> <watchdog>\n" and
+# the traceback text (if any) to CTL_OUT, or "R ..." when the block asked the
+# fake machine for a reset (machine.reset()). <watchdog> is the timeout in ms
+# of a fake watchdog left armed (0: none), which the device then lets bite.
+# stdin is the serial line while a block runs, so select.poll(sys.stdin) in
+# the firmware sees what the laptop sends.
 #
 # Options: fakes=DIR (import machine and neopixel from DIR before the flash is
 # mounted), mpy=N (report sys.implementation._mpy = N), free=N (report N bytes
-# free in os.statvfs).
+# free in os.statvfs), clock=sim (a simulated clock: time.sleep_ms and its
+# kin advance it at once, so hours of the board's life pass in minutes).
 import sys
 import os
 import io
@@ -69,6 +73,33 @@ if "free" in opts:
     fake_os.statvfs = _statvfs
     sys.modules["os"] = fake_os
 
+if opts.get("clock") == "sim":
+    import time as _time
+    _TICKS = 1 << 30                       # MicroPython's ticks wrap here
+    _READ_US = 20                          # each look at the clock costs a little time
+    _now_us = [0]
+    fake_time = _copy_module(_time)
+
+    def _advance(us):
+        if us > 0:
+            _now_us[0] += int(us)
+
+    def _ticks_us():
+        _now_us[0] += _READ_US
+        return _now_us[0] % _TICKS
+
+    def _ticks_ms():
+        _now_us[0] += _READ_US
+        return (_now_us[0] // 1000) % _TICKS
+
+    fake_time.ticks_us = _ticks_us
+    fake_time.ticks_ms = _ticks_ms
+    fake_time.sleep_us = _advance
+    fake_time.sleep_ms = lambda ms: _advance(ms * 1000)
+    fake_time.sleep = lambda s: _advance(s * 1000000)
+    sys.modules["time"] = fake_time
+    sys.modules["utime"] = fake_time
+
 # The flash: the folder becomes "/", as on the Pico; paths outside it vanish.
 os.umount("/")
 os.mount(os.VfsPosix(flash), "/")
@@ -120,10 +151,31 @@ def _traceback(e):
     return "\n".join(lines)
 
 
+def _is_reset(e):
+    """Did the block ask the fake machine for a reset (machine.reset())?"""
+    machine = sys.modules.get("machine")
+    reset = getattr(machine, "Reset", None)
+    return reset is not None and isinstance(e, reset)
+
+
+def _watchdog_ms():
+    """The timeout of a fake watchdog the block left armed, else 0."""
+    machine = sys.modules.get("machine")
+    dog = getattr(getattr(machine, "board", None), "watchdog", None)
+    if dog is None or not getattr(dog, "armed", True):
+        return 0
+    return int(getattr(dog, "timeout", 0) or 0)
+
+
+def _done(kind, data):
+    ctl_out.write(b"%s %d %d\n" % (kind, len(data), _watchdog_ms()) + data)
+
+
 _ME = "standin/driver.py"
 session = {"__name__": "__main__"}
 while True:
     err = ""
+    end = b"E"
     try:
         try:
             kind, n = _header()
@@ -135,8 +187,10 @@ while True:
         except SystemExit:
             pass
         except BaseException as e:  # noqa: B036 - the board prints every error
-            err = _traceback(e)
-        data = err.encode()
-        ctl_out.write(b"E %d\n" % len(data) + data)
+            if _is_reset(e):
+                end = b"R"
+            else:
+                err = _traceback(e)
+        _done(end, err.encode())
     except KeyboardInterrupt:
-        ctl_out.write(b"E 0\n")
+        _done(b"E", b"")
