@@ -112,12 +112,16 @@ def mount(flash):
 class PicoFs:
     """``firmware.store.Store``'s file system seam over littlefs-python, with
     MicroPython's meaning of the modes: "a" creates a missing file, as
-    VfsLfs2 does (littlefs-python's own open does not)."""
+    VfsLfs2 does (littlefs-python's own open does not); and its errors, as
+    OSErrors (a full flash: ``OSError(28)``, ENOSPC)."""
 
     def __init__(self, fs):
         self.lfs = fs
 
     def open(self, path, mode="r"):
+        return _File(_os(self._open, path, mode))
+
+    def _open(self, path, mode):
         if mode.startswith("a"):
             fh = file_open(self.lfs.fs, path,
                            LFSFileFlag.wronly | LFSFileFlag.creat | LFSFileFlag.append)
@@ -144,6 +148,39 @@ class PicoFs:
     def read(self, path):
         with self.lfs.open(path, "r") as f:
             return f.read()
+
+
+class _File:
+    """An open littlefs file as MicroPython's VfsLfs2 gives it: its errors
+    are OSErrors, and a close that fails has closed it all the same (littlefs
+    has let go of it; a second close would free it twice)."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, data):
+        return _os(self.f.write, data)
+
+    def read(self, *size):
+        return _os(self.f.read, *size)
+
+    def readline(self):
+        return _os(self.f.readline)
+
+    def flush(self):
+        _os(self.f.flush)
+
+    def close(self):
+        try:
+            _os(self.f.close)
+        finally:
+            setattr(self.f.buffer.raw, "__IOBase_closed", True)   # as its own close does
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def _os(call, *args):

@@ -13,15 +13,18 @@ import os
 
 import pytest
 
-pytest.importorskip("littlefs")
+from board_sim import BoardSim, throws
+from engine.game import Game
+from engine.rules import parse_ruleset
+from engine.sticks import XorShift
+from firmware import app as app_module
+from firmware.store import Store
 
-from board_sim import BoardSim, throws  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.rules import parse_ruleset  # noqa: E402
-from engine.sticks import XorShift  # noqa: E402
-from firmware import app as app_module  # noqa: E402
-from firmware.store import Store  # noqa: E402
-from lfs_flash import Flash, PicoFs, mount  # noqa: E402
+try:
+    from lfs_flash import Flash, PicoFs, mount
+except ImportError as e:        # littlefs-python is in the test extras
+    raise ImportError("tests/test_littlefs.py needs littlefs-python "
+                      "(pip install -e '.[test]'): %s" % e)
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "game_v1.json")
 
