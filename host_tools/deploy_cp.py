@@ -6,7 +6,8 @@ This command finds that drive (or takes its path) and makes it hold:
 
     code.py, boot.py          firmware/circuitpython/, as source
     lib/engine/*.py           the rules engine, as source (CircuitPython's .mpy
-    lib/firmware/*.py         format is not MicroPython's, so no mpy-cross here;
+    lib/firmware/*.py         format is not MicroPython's, and no mpy-cross for
+                              it is on the package index: docs/circuitpython.md;
                               MicroPython's firmware/hal.py is left out)
     lib/neopixel.py           Adafruit's NeoPixel library and the pure-Python
     lib/adafruit_pixelbuf.py  pixelbuf it needs, from their PyPI packages

@@ -4,10 +4,13 @@ figures, and on MicroPython how much heap a whole game needs.
     python tests/bench/firmware_bench.py
     micropython -X heapsize=192K tests/bench/firmware_bench.py [LIB [STORE]]
     mpremote mount . run tests/bench/firmware_bench.py      # on a Pico
+    >>> exec(open("tests/bench/firmware_bench.py").read())  # CircuitPython's REPL
 
 Run from the repository's root (``firmware``, ``engine`` and ``tests/bench``
 are found by fixed relative paths: on a Pico through a raw REPL there is no
-``__file__``). On the unix port give it the Pico's heap, 192K: a garbage
+``__file__``), or on a CircuitPython board from the drive's root, with
+``tests/bench/`` copied onto it and the engine and firmware in its ``lib/``
+(docs/circuitpython.md). On the unix port give it the Pico's heap, 192K: a garbage
 collection sweeps the whole heap, so the recognising step's figure grows with
 the heap (with the default 2 MB heap it comes out several times the Pico's).
 The output says which heap it ran in.
@@ -16,7 +19,9 @@ LIB, if given, is a folder put first on sys.path: the engine and firmware
 compiled to .mpy with mpy-cross, as the Pico runs them ("." for none).
 STORE, if given, is an empty folder: a kendall game is then played once more
 with the game saved after every throw and move, as on the Pico, and the
-recognising step timed with its save (CPython uses a temporary folder).
+recognising step timed with its save (CPython uses a temporary folder;
+CircuitPython has none, and its drive is the laptop's while the benchmark
+runs, so there it is timed without saving).
 
 A 100,000-iteration ``s ^= i`` loop takes 966 ms on a 125 MHz RP2040 under
 MicroPython 1.28 (calibration.py); the same loop is timed here, in this
@@ -39,7 +44,11 @@ figures as little as possible; on a quiet host the runs agree.
   The host's file writes are scaled as if they were Python work, so this
   Pico figure says little about the Pico's flash; it shows the save's cost
   growing with the game.
-- ``peak_heap_bytes`` (MicroPython only): the high-water mark of
+- ``clock``, ``clock_step_us``: what the times were taken with
+  (calibration.py's CLOCK) and its smallest step. On a clock as coarse as
+  ``supervisor.ticks_ms`` (1000 us) a single step's figure is mostly 0 or
+  one step; the calibration and the means are still good.
+- ``peak_heap_bytes`` (MicroPython and CircuitPython): the high-water mark of
   ``gc.mem_alloc()`` during a whole hungarian game (not saved), everything
   imported included. The heap is collected before every step and read after it, so the
   figure is what was live before the step plus all that the step allocated
@@ -62,23 +71,11 @@ ARGS = getattr(sys, "argv", [])
 if len(ARGS) > 1 and ARGS[1] != ".":
     sys.path.insert(0, ARGS[1])
 STORE = ARGS[2] if len(ARGS) > 2 else None
-if STORE is None and sys.implementation.name != "micropython":
+if STORE is None and sys.implementation.name == "cpython":
     import tempfile
     STORE = tempfile.mkdtemp()
 
-try:
-    from time import ticks_ms, ticks_us, ticks_diff
-except ImportError:                      # CPython
-    from time import perf_counter
-
-    def ticks_ms():
-        return int(perf_counter() * 1000)
-
-    def ticks_us():
-        return int(perf_counter() * 1000000)
-
-    def ticks_diff(a, b):
-        return a - b
+from calibration import CLOCK, ticks_us, ticks_diff  # noqa: E402
 
 from engine.sticks import XorShift
 from firmware.app import App
@@ -87,6 +84,7 @@ PICO_CALIBRATION_MS = _calibration.PICO_MS
 OFF = 31                                 # engine.position.OFF
 TICK_MS = 10
 MICROPYTHON = sys.implementation.name == "micropython"
+HEAP = hasattr(gc, "mem_alloc")          # MicroPython and CircuitPython
 
 
 _calibrations = []
@@ -229,7 +227,8 @@ def pico_ms(us, calibration):
 
 def main():
     calibrate()
-    report = {"implementation": sys.implementation.name}
+    report = {"implementation": sys.implementation.name, "clock": CLOCK,
+              "clock_step_us": _calibration.clock_step_us()}
 
     # a whole game of each ruleset, timing the step that recognises each move
     settle = []
@@ -283,7 +282,7 @@ def main():
     report["pico_settle_step_ms"] = round(pico_ms(settle_median, calibration), 3)
     report["pico_settle_step_max_ms"] = round(pico_ms(settle_max, calibration), 3)
 
-    if MICROPYTHON:
+    if HEAP:
         # the heap's high-water mark over a whole hungarian game
         gc.collect()
         report["heap_at_start_bytes"] = gc.mem_alloc()
@@ -293,13 +292,17 @@ def main():
         hands = None
         gc.collect()
 
-    if MICROPYTHON:
+    if HEAP:
         heap = gc.mem_free() + gc.mem_alloc()
         report["heap_bytes"] = heap
-        print("heap: %d bytes%s" % (heap, " (-X heapsize=192K: about the Pico's)"
-                                    if heap <= 200 * 1024 else
-                                    ": larger than the Pico's, so every collection takes "
-                                    "longer; run with -X heapsize=192K"))
+        if not MICROPYTHON:                   # a board's own heap
+            hint = ""
+        elif heap <= 200 * 1024:
+            hint = " (-X heapsize=192K: about the Pico's)"
+        else:
+            hint = (": larger than the Pico's, so every collection takes longer; "
+                    "run with -X heapsize=192K")
+        print("heap: %d bytes%s" % (heap, hint))
     print("calibration loop: %.2f ms (fastest of %d runs: %s; %d ms on a Pico)" % (
         calibration, len(_calibrations), " ".join("%.1f" % c for c in _calibrations),
         PICO_CALIBRATION_MS))
