@@ -12,6 +12,10 @@ The game record (engine.game's text format, readable by
 loses nothing. A monitor started mid-game records from the position it first
 sees (the record's ``start`` line). Lines that are not events (boot messages,
 tracebacks, noise) are shown, counted and otherwise ignored.
+
+A running board answers every state request, so a board that sends nothing
+for ``SILENT_S`` seconds has stopped (or lost its cable): the view says so
+plainly instead of leaving question marks, and says when it is heard again.
 """
 
 import collections
@@ -33,6 +37,7 @@ ROLE_MARKS = {
 LEGEND = ("lights: * movable  ^ lifted  + target  v put  x take  ! error  ? missing  "
           "c/C computer  = set up  # winner  ~ attract")
 STATE_EVERY = 2.0              # seconds between state requests when all is quiet
+SILENT_S = 10                  # no line for this long (five requests unanswered): silent
 
 
 def path_rows():
@@ -179,10 +184,18 @@ class Record:
         os.replace(tmp, self.path)
 
 
+def silent_line(seconds):
+    """What the monitor says of a board that has stopped talking."""
+    return ("The board is silent: nothing heard for %d s. Its firmware may have stopped: "
+            "press its reset button or replug it; `mpremote repl` and Ctrl-D show why "
+            "it stops." % seconds)
+
+
 class View:
     """Everything the screen shows, updated from events."""
 
-    def __init__(self, port, record, events=8):
+    def __init__(self, port, record, events=8, now=0.0):
+        self.heard_at = now            # when the board last sent a line
         self.port = port
         self.record = record
         self.position = None
@@ -193,8 +206,10 @@ class View:
         self.last = collections.deque(maxlen=events)
         self.garbage = 0
 
-    def line(self, raw):
-        """Take one line from the board; return its event (or None)."""
+    def line(self, raw, now=None):
+        """Take one line from the board, heard at ``now``; return its event (or None)."""
+        if now is not None:
+            self.heard_at = now
         event = parse_event(raw)
         if event is None:
             text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
@@ -228,7 +243,12 @@ class View:
             self.last.append(describe(event))
         self.record.event(event)
 
-    def render(self):
+    def silence(self, now):
+        """Seconds since the board last spoke, once that makes it silent; else None."""
+        quiet = now - self.heard_at
+        return quiet if quiet >= SILENT_S else None
+
+    def render(self, now=None):
         h = self.hello
         title = "Senet board on %s" % self.port
         if h:
@@ -239,6 +259,9 @@ class View:
         status = "turn %s   state %s   throw %s   sticks %s" % (
             turn, s.get("state", "?"), s.get("throw"), s.get("sticks"))
         lines = [title, ""] + draw_board(self.position, self.roles) + ["", status, LEGEND, ""]
+        quiet = self.silence(now) if now is not None else None
+        if quiet is not None:
+            lines += [silent_line(quiet), ""]
         if self.health:
             lines.append(health_line(self.health))
             for entry in (self.health.get("log") or [])[-3:]:
@@ -255,35 +278,71 @@ class View:
         return "\n".join(lines)
 
 
+def records_folder():
+    """Where game records go without --record: the user's own data folder,
+    never the current one (often a clone of this repository)."""
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
+    elif sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Application Support")
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+    return os.path.join(base, "senet-board", "games")
+
+
 def default_record_name():
-    return time.strftime("senet-%Y%m%d-%H%M%S.txt")
+    return os.path.join(records_folder(), time.strftime("senet-%Y%m%d-%H%M%S.txt"))
+
+
+def record_path(path):
+    """The record file to write: ``path``, else a new one in records_folder();
+    DeployError (one sentence) when its folder cannot hold it."""
+    if not path:
+        path = default_record_name()
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        except OSError as e:
+            raise DeployError("The folder %s for game records cannot be made (%s): name a "
+                              "file with --record." % (os.path.dirname(path), e.strerror or e))
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(folder):
+        raise DeployError("--record %s is not a file in an existing folder: name a file "
+                          "there and try again." % path)
+    return path
 
 
 def add_arguments(parser):
     add_port_argument(parser)
     parser.add_argument("--record", metavar="FILE",
-                        help="game record file (default: senet-YYYYmmdd-HHMMSS.txt)")
+                        help="game record file (default: senet-YYYYmmdd-HHMMSS.txt in %s)"
+                        % records_folder())
     parser.add_argument("--plain", action="store_true",
                         help="print one line per event instead of redrawing the screen")
     parser.add_argument("--seconds", type=float, default=0,
                         help="stop after this many seconds (default: until Ctrl-C)")
 
 
-def monitor(port=None, record=None, plain=False, seconds=0, out=None):
+def monitor(port=None, record=None, plain=False, seconds=0, out=None, clock=time.monotonic):
+    """Watch the board until ``seconds`` have passed on ``clock`` (0: until
+    Ctrl-C); 0 when it ends, 1 when the board went away."""
     out = out or sys.stdout
+    path = record_path(record)
     port, ser = connect(port)
-    rec = Record(record or default_record_name())
-    view = View(port, rec)
+    rec = Record(path)
+    view = View(port, rec, now=clock())
+    out.write("Recording the game in %s\n" % path)
     redraw = not plain and out.isatty()
-    end = time.monotonic() + seconds if seconds else None
+    end = clock() + seconds if seconds else None
     buf = b""
     asked = 0.0
     want_state = True
+    silent = False                 # said that the board is silent
+    drawn_at = 0.0
     import serial
     try:
         ser.write(b'{"cmd": "hello"}\n{"cmd": "health"}\n')
-        while end is None or time.monotonic() < end:
-            now = time.monotonic()
+        while end is None or clock() < end:
+            now = clock()
             if want_state and now - asked > 0.3 or now - asked > STATE_EVERY:
                 ser.write(b'{"cmd": "state"}\n')
                 asked = now
@@ -296,9 +355,11 @@ def monitor(port=None, record=None, plain=False, seconds=0, out=None):
                 return 1
             buf += chunk
             changed = False
+            if chunk:
+                now = clock()
             while b"\n" in buf:
                 raw, buf = buf.split(b"\n", 1)
-                event = view.line(raw)
+                event = view.line(raw, now)
                 changed = True
                 if event is not None and event["event"] != "state":
                     want_state = True
@@ -308,15 +369,23 @@ def monitor(port=None, record=None, plain=False, seconds=0, out=None):
                 elif plain and event is None and text:
                     out.write("(not an event) %s\n" % text[:120])
             if len(buf) > 4096:               # a line that never ends: drop it
-                view.line(buf[:80])
+                view.line(buf[:80], now)
                 buf = b""
-            if changed and redraw:
-                out.write("\x1b[H\x1b[2J" + view.render() + "\n")
+            quiet = view.silence(now)
+            if (quiet is not None) != silent:
+                silent = quiet is not None
+                changed = True
+                if plain:
+                    out.write(silent_line(quiet) + "\n" if silent else
+                              "The board is heard again.\n")
+            if redraw and (changed or silent and now - drawn_at >= 1.0):
+                out.write("\x1b[H\x1b[2J" + view.render(now) + "\n")
                 out.flush()
+                drawn_at = now
     finally:
         ser.close()
     if not redraw:
-        out.write(view.render() + "\n")
+        out.write(view.render(clock()) + "\n")
     return 0
 
 

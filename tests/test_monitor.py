@@ -133,3 +133,101 @@ def test_a_live_board_on_the_stand_in(tmp_path):
     assert "->   1 B" in text and "10 W" in text
     assert record.read_text().splitlines()[:3] == [
         "senet-game 1", "ruleset kendall", "start BWBWBWBWBW.................... W"]
+
+
+# -- a board that goes silent ------------------------------------------------------------
+
+class QuietBoard(ScriptedBoard):
+    """Says hello and where the pieces stand, then nothing more: a board
+    whose firmware has stopped. ``done`` is set once it has spoken."""
+
+    def __init__(self, lines):
+        self.done = threading.Event()
+        ScriptedBoard.__init__(self, lines)
+
+    def play(self):
+        ScriptedBoard.play(self)
+        self.done.set()
+
+
+def test_a_board_that_goes_silent_is_named_silent_not_left_as_question_marks(tmp_path):
+    """The monitor's clock is the test's: it stands still until the board has
+    spoken, then runs a quarter second per look, so the silence is measured
+    in the monitor's own time, whatever the machine's speed."""
+    hello = {"event": "hello", "version": "0.1.0", "ruleset": "kendall", "mode": "two_players"}
+    board = QuietBoard([json.dumps(hello).encode()])
+    ticks = [0.0]
+
+    def clock():
+        if board.done.is_set():
+            ticks[0] += 0.25
+        return ticks[0]
+
+    out = io.StringIO()
+    try:
+        assert monitor.monitor(board.port, str(tmp_path / "r.txt"), plain=True, seconds=40,
+                               out=out, clock=clock) == 0
+    finally:
+        board.close()
+    lines = out.getvalue().splitlines()
+    silent = [n for n, text in enumerate(lines) if "board is silent" in text]
+    assert silent, out.getvalue()
+    hello_at = next(n for n, text in enumerate(lines) if text.startswith("hello "))
+    assert hello_at < silent[0]
+    # said once as it happens, once more in the final view, which counts the seconds
+    assert len(silent) == 2
+    assert "nothing heard for %d s" % monitor.SILENT_S in lines[silent[0]]
+    final = lines[silent[1]]
+    seconds = int(final.split("nothing heard for ")[1].split(" s")[0])
+    assert 30 <= seconds <= 40
+
+
+def test_the_view_says_the_board_is_silent_only_once_it_is():
+    view = monitor.View("/dev/ttyACM0", monitor.Record(os.devnull), now=100.0)
+    view.line(b'{"event": "hello", "version": "0.1.0"}', now=101.0)
+    assert "silent" not in view.render(now=101.0 + monitor.SILENT_S - 0.5)
+    text = view.render(now=101.0 + monitor.SILENT_S + 2)
+    assert "The board is silent: nothing heard for %d s" % (monitor.SILENT_S + 2) in text
+
+
+# -- where the record goes ---------------------------------------------------------------
+
+def test_without_record_the_game_goes_to_the_users_data_folder_not_the_current_one(
+        tmp_path, monkeypatch):
+    """Run from a clone of the repository, the monitor once left senet-*.txt
+    files in it. Now they go to the user's data folder, and it says where."""
+    here = tmp_path / "clone"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    game = play_game(ruleset("kendall"), seed=3)
+    board = ScriptedBoard([json.dumps(e).encode() for e in game_events(game)])
+    out = io.StringIO()
+    try:
+        assert monitor.monitor(board.port, None, plain=True, seconds=2, out=out) == 0
+    finally:
+        board.close()
+    assert os.listdir(str(here)) == []
+    folder = monitor.records_folder()
+    assert folder.startswith(str(tmp_path))
+    records = os.listdir(folder)
+    assert len(records) == 1 and records[0].startswith("senet-")
+    path = os.path.join(folder, records[0])
+    assert out.getvalue().splitlines()[0] == "Recording the game in %s" % path
+    assert Game.from_record(open(path).read()).record() == game.record()
+
+
+def test_records_left_in_a_clone_are_ignored_by_git():
+    import fnmatch
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, ".gitignore")) as f:
+        patterns = [p.strip() for p in f if p.strip() and not p.startswith("#")]
+    assert any(fnmatch.fnmatch("senet-20260101-120000.txt", p) for p in patterns)
+    assert any(fnmatch.fnmatch("senet-20260101-120000-2.txt", p) for p in patterns)
+
+
+def test_a_record_in_a_folder_that_does_not_exist_is_refused_in_one_sentence(tmp_path):
+    with pytest.raises(monitor.DeployError, match="not a file in an existing folder"):
+        monitor.monitor("/dev/null", str(tmp_path / "no" / "game.txt"), plain=True,
+                        seconds=1, out=io.StringIO())
