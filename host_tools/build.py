@@ -18,8 +18,9 @@ import shutil
 import subprocess
 import sys
 
-from host_tools.messages import (BAD_CONFIG, COMPILE_FAILED, NO_COMPILER, OUT_NOT_EMPTY,
-                                 WRONG_MPY_NEW, WRONG_MPY_OLD, DeployError)
+from host_tools.messages import (BAD_CONFIG, COMPILE_FAILED, NO_COMPILER, OUT_CANNOT_MAKE,
+                                 OUT_IS_FILE, OUT_NOT_EMPTY, WRONG_MPY_NEW, WRONG_MPY_OLD,
+                                 DeployError)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("engine", "firmware")
@@ -209,8 +210,13 @@ class Build:
 
 def _clear_out(out):
     """Make ``out`` empty, refusing to delete anything a build did not make."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise DeployError(OUT_IS_FILE % out)
     if not os.path.isdir(out):
-        os.makedirs(out)
+        try:
+            os.makedirs(out)
+        except OSError as e:
+            raise DeployError(OUT_CANNOT_MAKE % (out, e.strerror or e))
         return
     names = set(os.listdir(out))
     if names - {"main.py", "lib", "config.json"}:

@@ -18,8 +18,8 @@ NO_PORT = ("There is no port %s: check the name with `mpremote connect list`, or
            "out --port to find the board.")
 NOT_SERIAL = ("%s is not a serial port: check the name with `mpremote connect list`, or "
               "leave out --port to find the board.")
-BUSY = ("Port %s is busy: close the program that has it open (senet-board monitor, "
-        "Thonny, a serial terminal) and try again.")
+BUSY = ("Port %s is busy: close the program that has it open (senet-board monitor or "
+        "show, Thonny, a serial terminal) and try again.")
 DENIED = ("Port %s cannot be opened (permission denied): add yourself to the dialout "
           "group (sudo usermod -aG dialout $USER), log out and in again, and retry.")
 NOT_MICROPYTHON = ("The device on %s does not answer like MicroPython: flash MicroPython "
@@ -48,3 +48,5 @@ COMPILE_FAILED = "mpy-cross could not compile %s (%s): fix the error and build a
 MPREMOTE_FAILED = ("mpremote failed (%s): unplug the board, plug it back in and try again.")
 OUT_NOT_EMPTY = ("%s holds other files: name an empty or new folder (or an earlier build) "
                  "and try again.")
+OUT_IS_FILE = "%s is a file, not a folder: name an empty or new folder and try again."
+OUT_CANNOT_MAKE = "The folder %s cannot be made (%s): name another folder and try again."

@@ -73,6 +73,19 @@ def computer_config(config, side, level):
     return config
 
 
+def store_problem(store):
+    """Make the --store folder if missing; the sentence saying why it cannot
+    hold a saved game, or None."""
+    if os.path.exists(store) and not os.path.isdir(store):
+        return ("--store %s is a file, not a folder: name a folder for the saved game "
+                "(it is made if missing)" % store)
+    try:
+        os.makedirs(store, exist_ok=True)
+    except OSError as e:
+        return "--store %s cannot be made: %s" % (store, e.strerror or e)
+    return None
+
+
 def config_problems(config):
     """The firmware's own messages about ``config`` (the board would show
     them as a ``config`` event): one line each, on the terminal too."""
@@ -98,7 +111,10 @@ def run(args):
         return 2
     temporary = args.store is None
     store = tempfile.mkdtemp(prefix="senet-sim-") if temporary else args.store
-    os.makedirs(store, exist_ok=True)
+    problem = store_problem(store)
+    if problem:
+        print("senet-board sim: %s" % problem, file=sys.stderr)
+        return 2
     try:
         sim = Sim(config=config, ruleset=args.ruleset, store_dir=store, seed=args.seed)
         clock = Clock(sim)
