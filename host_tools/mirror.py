@@ -10,7 +10,8 @@ events (docs/protocol.md), and after each one a ``{"cmd": "state"}`` asks for
 the roles of the squares. The only lines ever written to the board are
 ``READ_ONLY_COMMANDS``: they report and change nothing, and a museum board
 answers them too. When the cable is pulled the page says so, and the mirror
-opens the port again by itself until the board is back.
+opens the port again by itself until the board is back; a ``--port`` that can
+never be a board (a file, /dev/null) is refused at once instead.
 
 The lights are drawn by the firmware's own ``firmware.lights.Lights`` from
 the roles the board reports, so colours and blinking are the board's.
@@ -363,8 +364,13 @@ def add_arguments(parser):
 
 
 def run(args):
+    from host_tools.serialport import never_a_board
     from host_tools.simserver import SimServer, serve
 
+    problem = never_a_board(args.port)       # waiting for it would be for ever
+    if problem:
+        print("senet-board show: %s" % problem, file=sys.stderr)
+        return 1
     mirror = Mirror(args.port)
     try:
         server = SimServer(mirror, "127.0.0.1", args.http_port, lang=args.lang, read_only=True)

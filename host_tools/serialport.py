@@ -47,6 +47,24 @@ def find_port(port=None):
     return picos[0]
 
 
+def never_a_board(port):
+    """The sentence for a ``port`` that can never become a board's serial
+    port (a file, a folder, /dev/null), else None. A port that is missing or
+    busy may yet be the board, plugged in or let go later; `show` waits."""
+    if not port or port.upper().startswith("COM") or not os.path.exists(port):
+        return None
+    if not stat.S_ISCHR(os.stat(port).st_mode):
+        return NOT_SERIAL % port
+    try:
+        fd = os.open(port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return None                   # busy or not ours: the opener will say why
+    try:
+        return None if os.isatty(fd) else NOT_SERIAL % port
+    finally:
+        os.close(fd)
+
+
 def open_port(port, timeout=0.05):
     """The port opened exclusively with pyserial, or the sentence for why not."""
     import serial

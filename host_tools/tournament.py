@@ -34,7 +34,8 @@ DEFAULT_PAIRS = "4:random,4:greedy,4:3,3:2,2:1"
 
 def add_arguments(parser):
     parser.add_argument("--games", type=int, default=200,
-                        help="games per pair and ruleset (even; default 200)")
+                        help="games per pair and ruleset, a positive even number (each "
+                        "player starts in half of them; default 200)")
     parser.add_argument("--ruleset", action="append", default=None,
                         help="kendall, hungarian, or with options like "
                              "hungarian:no_move=end; repeat for several (default both)")
@@ -43,10 +44,11 @@ def add_arguments(parser):
                              "(default %s)" % DEFAULT_PAIRS)
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     parser.add_argument("--jobs", type=int, default=2,
-                        help="worker processes (default 2)")
+                        help="worker processes, 1 or more (default 2)")
     parser.add_argument("--budget", type=int, default=None,
                         help="node budget for level 4 (default: the level's own)")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar (there is none when stderr is not a terminal)")
 
 
 # -- players ---------------------------------------------------------------
@@ -200,6 +202,13 @@ def play_all(tasks, jobs=1, progress_to=None):
     return tallies
 
 
+def progress_stream(stream):
+    """``stream`` if someone watches it (a terminal), else None: a bar
+    redrawn with carriage returns only clutters a pipe or a log file."""
+    isatty = getattr(stream, "isatty", None)
+    return stream if isatty is not None and isatty() else None
+
+
 class ProgressBar:
     """A one-line bar on stderr, redrawn at most a few times a second."""
 
@@ -251,17 +260,34 @@ def report(tallies, specs, pairs, seed, budget):
     return "\n".join(lines)
 
 
+def check_counts(games, jobs):
+    """The sentence refusing ``--games`` or ``--jobs``, or None. Games come in
+    pairs of seats (each player starts one of each pair), so an odd count
+    would play a game the user did not ask for."""
+    if games < 2 or games % 2:
+        return ("--games must be a positive even number (each player starts half of "
+                "the games), not %d" % games)
+    if jobs < 1:
+        return "--jobs must be 1 or more, not %d" % jobs
+    return None
+
+
 def run(args):
     specs = args.ruleset or ["kendall", "hungarian"]
+    problem = check_counts(args.games, args.jobs)
+    if problem:
+        sys.stderr.write("senet-board tournament: %s\n" % problem)
+        return 2
     try:
         for spec in specs:
             parse_ruleset(spec)
         pairs = parse_pairs(args.pairs)
+        if not pairs:
+            raise ValueError("--pairs names no pair: give A:B, e.g. 4:random")
     except ValueError as exc:
         sys.stderr.write("senet-board tournament: %s\n" % exc)
         return 2
-    games = args.games + (args.games % 2)          # whole pairs of seats
-    tasks = tasks_for(specs, pairs, games, args.seed, args.budget)
-    tallies = play_all(tasks, max(1, args.jobs), None if args.quiet else sys.stderr)
+    tasks = tasks_for(specs, pairs, args.games, args.seed, args.budget)
+    tallies = play_all(tasks, args.jobs, None if args.quiet else progress_stream(sys.stderr))
     print(report(tallies, specs, pairs, args.seed, args.budget))
     return 0
