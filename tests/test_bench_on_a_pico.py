@@ -20,8 +20,12 @@ pytestmark = pytest.mark.micropython
 
 @pytest.mark.parametrize("bench", ["engine_bench", "ai_bench", "firmware_bench",
                                    "computer_bench"])
-def test_a_benchmark_runs_without_its_file_name(bench):
-    script = "__file__ = '<stdin>'\nexec(open('tests/bench/%s.py').read())\n" % bench
+def test_a_benchmark_runs_without_its_file_name(bench, tmp_path):
+    # computer_bench saves its boards in a folder (/tmp unless given one):
+    # each run gets its own, so two runs side by side never share a game
+    args = [bench, str(tmp_path)] if bench == "computer_bench" else [bench]
+    script = ("import sys\nsys.argv[:] = %r\n__file__ = '<stdin>'\n"
+              "exec(open('tests/bench/%s.py').read())\n" % (args, bench))
     result = subprocess.run([tool("micropython"), "-X", "heapsize=256K", "-c", script],
                             cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
