@@ -22,8 +22,14 @@ Usage::
 config.json may be partial: what it leaves out is the default, as on the
 board, and the rest of the file is checked by the firmware's own
 ``firmware.config.validate``.
+
+An installed copy (``pip install .``, not ``-e``) holds no hardware/ or docs/
+folder. ``check`` then takes the defaults from firmware/pins.py, generated
+from the same pin map; ``generate`` and ``senet-board hardware``, which
+rewrite the repository's files, say in one sentence to run them in a clone.
 """
 
+import copy
 import json
 import os
 import sys
@@ -39,6 +45,21 @@ PINS_PY_PATH = os.path.join("firmware", "pins.py")
 BOARDS_PY_PATH = os.path.join("firmware", "boards.py")
 SVG_PATH = os.path.join("hardware", "wiring.svg")
 DOC_PATH = os.path.join("docs", "hardware.md")
+NOT_A_CLONE = ("this copy of senet-board, installed in %s, holds no hardware/ or docs/ "
+               "folder, whose files the command regenerates: run it in a clone of the "
+               "repository installed with `pip install -e .`")
+
+
+class NotAClone(ValueError):
+    """The repository's files are not beside this copy of the tools."""
+
+
+def require_clone(root=None):
+    """Raise NotAClone unless ``root`` (this copy's) is a clone of the repository."""
+    root = root or ROOT
+    for path in (PINMAP_PATH, DOC_PATH):
+        if not os.path.isfile(os.path.join(root, path)):
+            raise NotAClone(NOT_A_CLONE % root)
 
 
 def read_json(path):
@@ -57,8 +78,14 @@ def read_json(path):
 
 
 def load_pinmap(path=None):
-    """Load and check a complete pin map file (the shipped one by default)."""
-    return check_pinmap(read_json(path or os.path.join(ROOT, PINMAP_PATH)))
+    """Load and check a complete pin map file (the repository's by default,
+    else, in an installed copy, the firmware's defaults generated from it)."""
+    if path is None:
+        path = os.path.join(ROOT, PINMAP_PATH)
+        if not os.path.isfile(path):
+            from firmware.pins import PINMAP
+            return check_pinmap(copy.deepcopy(PINMAP))
+    return check_pinmap(read_json(path))
 
 
 def check_config(data):
@@ -107,10 +134,32 @@ def generate(root=ROOT):
     return changed
 
 
+def add_arguments(parser):
+    """`senet-board hardware`'s options (host_tools/cad/generate.py's)."""
+    from host_tools.cad.generate import add_arguments as cad_arguments
+    cad_arguments(parser)
+
+
+def run(args):
+    """`senet-board hardware`: regenerate everything, in a clone only."""
+    try:
+        require_clone()
+    except NotAClone as exc:
+        print("senet-board hardware: %s" % exc, file=sys.stderr)
+        return 2
+    from host_tools.cad.generate import run as cad_run
+    return cad_run(args)
+
+
 def main(argv=None):
     """`generate` or `check FILE`; exit 2 with the message on a bad pin map."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["generate"] and len(argv) == 1:
+        try:
+            require_clone()
+        except NotAClone as exc:
+            print("python -m host_tools.hardware generate: %s" % exc, file=sys.stderr)
+            return 2
         for path in generate():
             print("wrote %s" % path)
         from host_tools.cad.generate import generate_cad  # panels, pieces, BOM

@@ -455,3 +455,27 @@ def test_a_stick_led_on_a_square_led_is_refused_naming_the_square():
     pinmap["leds"]["sticks"] = 29
     with pytest.raises(ValueError, match=r"leds.sticks: LED 29 already shows square 30"):
         hardware.check_pinmap(pinmap)
+
+
+# -- an installed copy, without the repository beside it ----------------------------------
+
+def test_without_the_repository_the_default_pin_map_comes_from_the_firmware(
+        tmp_path, monkeypatch):
+    """`pip install .` ships no hardware/ folder: firmware/pins.py, generated
+    from hardware/pinmap.json, gives the same wiring."""
+    with open(os.path.join(ROOT, hardware.PINMAP_PATH)) as f:
+        shipped = json.load(f)
+    shipped.pop("boards")
+    monkeypatch.setattr(hardware, "ROOT", str(tmp_path))
+    assert hardware.load_pinmap() == hardware.check_pinmap(shipped)
+    assert hardware.check_config({"pins": {"button": 18}})["pins"]["button"] == 18
+
+
+def test_without_the_repository_generate_says_to_run_it_in_a_clone(tmp_path, monkeypatch,
+                                                                    capsys):
+    monkeypatch.setattr(hardware, "ROOT", str(tmp_path))
+    assert hardware.main(["generate"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m host_tools.hardware generate: this copy of senet-board")
+    assert "clone of the repository" in err and err.count("\n") == 1
+    assert os.listdir(str(tmp_path)) == []
