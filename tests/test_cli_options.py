@@ -4,6 +4,7 @@ into a pipe, and a busy port whose sentence forgot `show`."""
 
 import os
 import pty
+import select
 import subprocess
 import sys
 import tty
@@ -81,7 +82,11 @@ def test_the_progress_bar_is_drawn_on_a_terminal():
         with os.fdopen(os.dup(slave), "w") as terminal:
             tasks = tournament.tasks_for(["kendall"], [("random", "greedy")], 2, 1, None)
             tournament.play_all(tasks, 1, tournament.progress_stream(terminal))
-        drawn = os.read(master, 4096)
+        drawn = b""
+        while not drawn.endswith(b"\n"):       # done() ends the bar's line
+            if not select.select([master], [], [], HANG_S)[0]:
+                break
+            drawn += os.read(master, 4096)
     finally:
         os.close(master)
         os.close(slave)
