@@ -261,4 +261,4 @@ def play_game(rs, seed, choose=None, max_plies=5000):
     (default: a random one).  Raise PositionError if it never ends.
     (engine/record.py, loaded only when asked.)"""
     from engine.record import play_game as play
-    return play(rs, seed, choose, max_plies)
+    return play(Game, rs, seed, choose, max_plies)

@@ -8,7 +8,9 @@
 
 Kept apart from ``engine.game`` so the board's firmware, which never writes a
 record, does not hold this code in its heap: ``Game.record``,
-``Game.from_record`` and ``engine.game.play_game`` load it when first asked.
+``Game.from_record`` and ``engine.game.play_game`` load it when first asked,
+and hand it the ``Game`` class, so that this module never imports
+``engine.game`` back.
 """
 
 from engine.position import Position, PositionError, BLACK, WHITE
@@ -92,15 +94,15 @@ def _read_line(cls, game, word, rest):
     return game
 
 
-def play_game(rs, seed, choose=None, max_plies=5000):
-    """Play a whole game from ``seed``; ``choose(game, moves, rng)`` picks a move
-    (default: a random one).  Raise PositionError if it never ends.
+def play_game(cls, rs, seed, choose=None, max_plies=5000):
+    """Play a whole game from ``seed`` as a ``cls`` (engine.game.Game);
+    ``choose(game, moves, rng)`` picks a move (default: a random one).  Raise
+    PositionError if it never ends.
 
     The same seed and chooser give the same game on CPython and MicroPython.
     """
-    from engine.game import Game
     rng = _sticks.XorShift(seed)
-    game = Game(rs, rng)
+    game = cls(rs, rng)
     game.play_opening()
     while not game.is_over():
         if game.ply_count >= max_plies:
