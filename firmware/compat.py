@@ -17,16 +17,17 @@ What it lacks is MicroPython's millisecond clock in ``time``:
   through ``supervisor.runtime.serial_bytes_available``, wrapped here as
   ``select`` (``poll()``, ``register``, ``poll(0)``, ``POLLIN``).
 
-The firmware loads this module only where ``time`` has no ``ticks_diff``
-(firmware/__init__.py: CircuitPython, and CPython for the tests and the
-simulator), and board.py takes ``select`` from here on CircuitPython; on
-MicroPython it is never loaded, so it costs the Pico's heap nothing. Which
-branch is taken depends on whether ``supervisor.ticks_ms`` exists, not on the
-port's name, so the MicroPython unix port runs the CircuitPython branch when
-a ``supervisor`` module is on its path (tests/fakes/circuitpython).
-``CIRCUITPYTHON`` says which branch this is. Elsewhere the names are
-MicroPython's own functions, or, on CPython, plain arithmetic over
-``time.monotonic``.
+This is the one place that makes a clock. The firmware loads it only where
+``time`` has no clock of its own (firmware/__init__.py and hal.py import
+MicroPython's from ``time`` first; hal_cp.py, CircuitPython's edge, always
+comes here), and board.py takes ``select`` from here on CircuitPython. On
+MicroPython it is never loaded, and deploy leaves it off the Pico's flash, so
+it costs the Pico nothing. Which branch is taken depends on whether
+``supervisor.ticks_ms`` exists, not on the port's name, so the MicroPython
+unix port runs the CircuitPython branch when a ``supervisor`` module is on
+its path (tests/fakes/circuitpython). ``CIRCUITPYTHON`` says which branch
+this is; the other is CPython's (the tests and the simulator): plain
+arithmetic over ``time.monotonic``.
 """
 
 import time
@@ -77,17 +78,6 @@ if CIRCUITPYTHON:
     class select:                           # noqa: N801  (stands in for a module)
         POLLIN = 1
         poll = _Poll
-
-elif hasattr(time, "ticks_ms"):             # MicroPython
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff
-    ticks_add = time.ticks_add
-    sleep_ms = time.sleep_ms
-    sleep_us = time.sleep_us
-    try:
-        import select
-    except ImportError:
-        select = None
 
 else:                                       # CPython: tests and the simulator
     def ticks_ms():

@@ -7,8 +7,6 @@ why the browser simulator and the tests can run the same App. Tests put fake
 ``machine`` and ``neopixel`` modules (tests/fakes) on sys.path.
 """
 
-import time
-
 import machine
 import neopixel
 
@@ -17,14 +15,14 @@ from firmware.scanners import MatrixScanner, Shift165Scanner
 
 # -- time ---------------------------------------------------------------------
 
-if hasattr(time, "ticks_ms"):               # MicroPython
-    ticks_ms = time.ticks_ms
-    ticks_diff = time.ticks_diff
-    ticks_add = time.ticks_add
-    sleep_ms = time.sleep_ms
-    _sleep_us = time.sleep_us
-else:                                       # CPython, under test: the one shim
-    from firmware.compat import sleep_ms, sleep_us as _sleep_us, ticks_add, ticks_diff, ticks_ms
+# MicroPython's own clock, as firmware/__init__.py takes its ticks_diff; off
+# the Pico (CPython, under test) firmware/compat.py's. compat.py is never
+# loaded on MicroPython: its code would cost the Pico's heap and flash.
+try:
+    from time import sleep_ms, sleep_us as _sleep_us, ticks_add, ticks_diff, ticks_ms
+except ImportError:                         # (the stubs type the two clocks apart)
+    from firmware.compat import (  # type: ignore[no-redef]
+        sleep_ms, sleep_us as _sleep_us, ticks_add, ticks_diff, ticks_ms)
 
 
 # -- sensing ------------------------------------------------------------------

@@ -370,19 +370,24 @@ def test_the_edge_numbers_keys_as_squares_and_recovers_lost_events(tmp_path):
 
 def public_names(path):
     """Top-level public functions, classes and names a module defines, in any
-    branch of a top-level ``if`` (read with ast: neither edge can be imported
-    in this process)."""
+    branch of a top-level ``if`` or ``try``, where what a branch imports counts
+    too (hal.py's clock: MicroPython's own, else compat's). Read with ast:
+    neither edge can be imported in this process."""
     import ast
 
-    def take(body, names):
+    def take(body, names, branch=False):
         for node in body:
             if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
                 names.add(node.name)
             elif isinstance(node, ast.Assign):
                 names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.ImportFrom) and branch:
+                names.update(a.asname or a.name for a in node.names)
             elif isinstance(node, (ast.If, ast.Try)):
-                take(node.body, names)
-                take(node.orelse, names)
+                take(node.body, names, True)
+                take(node.orelse, names, True)
+                for handler in getattr(node, "handlers", ()):
+                    take(handler.body, names, True)
         return names
     names = take(ast.parse(open(path).read()).body, set())
     return {n for n in names if not n.startswith("_")}

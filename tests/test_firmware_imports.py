@@ -114,3 +114,65 @@ def test_the_config_modules_import_one_way():
 def test_the_circle_finder_finds_one():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c"]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+# -- one compatibility place -------------------------------------------------------
+
+CLOCK = ("ticks_ms", "ticks_diff", "ticks_add", "sleep_ms", "sleep_us")
+
+
+def top_level(body):
+    """The statements run when a module loads: its own, and those inside its
+    top-level ``if`` and ``try`` blocks (not inside functions or classes)."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.If):
+            yield from top_level(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            yield from top_level(node.body + node.orelse + node.finalbody
+                                 + [s for h in node.handlers for s in h.body])
+
+
+def clocks_made(tree):
+    """Where a module makes a clock of its own at its top level: a clock name
+    defined, or bound to anything but an import or compat's own
+    (``ticks_ms = compat.ticks_ms`` takes compat's)."""
+    found = []
+    for node in top_level(tree.body):
+        if isinstance(node, ast.FunctionDef) and node.name in CLOCK:
+            found.append("line %d: def %s" % (node.lineno, node.name))
+        elif isinstance(node, ast.Assign):
+            value = node.value
+            from_compat = (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)
+                           and value.value.id == "compat")
+            for target in node.targets:
+                if isinstance(target, ast.Name) and target.id in CLOCK and not from_compat:
+                    found.append("line %d: %s = %s" % (node.lineno, target.id,
+                                                       ast.unparse(value)))
+    return found
+
+
+def micropython_clock_read(tree):
+    """Every ``time.ticks_ms`` (and the rest of MicroPython's clock) read."""
+    return ["line %d: time.%s" % (node.lineno, node.attr) for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id == "time" and node.attr in CLOCK]
+
+
+def test_only_compat_makes_a_clock_and_it_never_stands_in_for_micropythons_own():
+    """MicroPython's clock is its time module's, imported where it is used
+    (hal.py, firmware/__init__.py); compat.py makes the clock where time has
+    none (CircuitPython, CPython) and is never loaded on MicroPython, so the
+    Pico's heap and flash hold none of it."""
+    made = ["%s %s" % (name, m) for name in MODULES if name != "compat"
+            for m in clocks_made(tree_of(name))]
+    assert made == []
+    assert micropython_clock_read(tree_of("compat")) == []
+    assert clocks_made(tree_of("compat"))          # it does make one
+
+
+def test_the_clock_check_finds_a_second_clock():
+    tree = ast.parse("import time\nif hasattr(time, 'ticks_ms'):\n    ticks_ms = time.ticks_ms\n"
+                     "else:\n    def sleep_ms(ms):\n        pass\nticks_add = compat.ticks_add\n")
+    assert clocks_made(tree) == ["line 3: ticks_ms = time.ticks_ms", "line 5: def sleep_ms"]
+    assert micropython_clock_read(tree) == ["line 3: time.ticks_ms"]
