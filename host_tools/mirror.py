@@ -24,7 +24,8 @@ import time
 
 from engine import rules
 from engine.position import Position, PositionError
-from host_tools.explain import Story, explain, sticks_live
+from host_tools.words import LANGUAGES
+from host_tools.words.explain import Story, explain, sticks_live
 from host_tools.sim_view import leds_layout
 from host_tools.simboard import LOG_SIZE, SQUARES
 
@@ -355,7 +356,7 @@ def add_arguments(parser):
     add_port_argument(parser)
     parser.add_argument("--http-port", type=int, default=8738, metavar="P",
                         help="the page's port on 127.0.0.1 (default 8738; 0 picks a free one)")
-    parser.add_argument("--lang", choices=("en", "hu", "ru"),
+    parser.add_argument("--lang", choices=LANGUAGES,
                         help="the page's language (default: the browser's, else English)")
     parser.add_argument("--view", choices=("full", "kiosk"), default="full",
                         help="kiosk: the board, sticks, whose turn and the instruction only")

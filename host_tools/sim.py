@@ -14,6 +14,7 @@ import tempfile
 
 from engine import rules
 from engine.position import PositionError
+from host_tools.words import LANGUAGES
 
 
 def add_arguments(parser):
@@ -37,7 +38,7 @@ def add_arguments(parser):
                         help="the computer's level, 1 (gentlest) to 4 (default: the config's, else 2)")
     parser.add_argument("--seed", type=int, metavar="N",
                         help="seed the sticks so a session repeats exactly")
-    parser.add_argument("--lang", choices=("en", "hu", "ru"),
+    parser.add_argument("--lang", choices=LANGUAGES,
                         help="the page's language (default: the browser's, else English)")
     parser.add_argument("--view", choices=("full", "kiosk"), default="full",
                         help="kiosk: the board, sticks, whose turn and the instruction only")

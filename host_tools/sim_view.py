@@ -7,7 +7,7 @@ and scale the lights back up from the brightness cap, so a dimmed board
 still shows the App's exact colours.
 """
 
-from host_tools.explain import explain
+from host_tools.words.explain import explain
 
 DEFAULT_LEDS = {"count": 36, "squares": 30, "sticks": 30, "side_black": 34, "side_white": 35}
 APP_NAMES = ("position", "ruleset", "state", "turn", "throw", "sticks", "mode")
@@ -77,7 +77,7 @@ def app_state(app, config):
 def board_words(state, roles, app, story):
     """What the page says, from ``state`` (as app_state gives it), the LED
     ``roles``, the ``app`` (its game, once over) and the ``story`` its events
-    told (host_tools/explain.py reads them)."""
+    told (host_tools/words/explain.py reads them)."""
     board = {"state": state["state"], "turn": state["turn"], "throw": state["throw"],
              "roles": list(roles), "mode": state["mode"]}
     if state["mode"] == "computer" and state["computer"]:

@@ -25,7 +25,7 @@ from engine import rules
 from engine.position import Position, PositionError
 from engine.sticks import XorShift
 from host_tools import sim_checks as checks
-from host_tools.explain import Story, sticks_live
+from host_tools.words.explain import Story, sticks_live
 from host_tools.sim_clock import Clock
 from host_tools.sim_checks import SQUARES, SimError
 from host_tools.sim_pace import Chatter, Pace

@@ -4,6 +4,7 @@ Standard library only (``http.server``), loopback only. One ``Sim`` is shared
 by every request thread and the clock thread; the Sim's lock keeps them apart.
 
     GET  /                  the page (host_tools/web/index.html, sim.js, sim.css)
+    GET  /i18n/<lang>.json  its words (host_tools/words/i18n/)
     GET  /api/state?since=N the whole board state, with log entries after seq N
     GET  /api/stream        the same state as Server-Sent Events, pushed on change
     POST /api/<action>      a JSON object in, {"ok": true, "result": ..., "state": ...} out;
@@ -33,6 +34,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 from host_tools.simboard import SimError
+from host_tools.words import I18N_DIR, LANGUAGES
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
 MAX_BODY = 64 * 1024
@@ -42,7 +44,6 @@ STREAM_PING_S = 15.0
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml",
          ".json": "application/json; charset=utf-8"}
-LANGUAGES = ("en", "hu", "ru")      # host_tools/web/i18n/<lang>.json
 
 
 def _args(body, allowed):
@@ -187,7 +188,7 @@ class Handler(BaseHTTPRequestHandler):
         if folder not in ("/", "/i18n") or name.startswith("."):
             return self._error(HTTPStatus.NOT_FOUND, "no such page: %s" % url.path)
         ext = os.path.splitext(name)[1]
-        full = os.path.join(WEB_DIR, folder.strip("/"), name)
+        full = os.path.join(I18N_DIR if folder == "/i18n" else WEB_DIR, name)
         if ext not in TYPES or not os.path.isfile(full):
             return self._error(HTTPStatus.NOT_FOUND, "no such page: %s" % url.path)
         with open(full, "rb") as f:

@@ -1,7 +1,7 @@
 """The page explains the board in words, in three languages, and as a kiosk.
 
 - The language files: every key in every language, no extra key, the same
-  placeholders, and every key host_tools/explain.py can pick.
+  placeholders, and every key host_tools/words/explain.py can pick.
 - explain() on its own, for the sentences a browser game reaches slowly.
 - A museum board's lone-visitor opponent (firmware/museum.py), run by the
   simulator and read by the mirror: the offer, the side the board plays and
@@ -31,7 +31,7 @@ from engine.position import Position
 from engine.rules import ruleset
 from firmware.app import App
 from firmware.store import Store
-from host_tools import explain as ex
+from host_tools.words import explain as ex
 from host_tools.simboard import Sim
 from host_tools.simserver import SimServer
 
@@ -39,7 +39,7 @@ from board_sim import throws
 from test_sim_browser import CHROMIUM, browser  # noqa: F401  (a module's own browser)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-I18N = os.path.join(ROOT, "host_tools", "web", "i18n")
+I18N = os.path.join(ROOT, "host_tools", "words", "i18n")
 KIOSK_PNG = os.path.join(ROOT, "docs", "kiosk.png")
 LANGS = ("en", "hu", "ru")
 WAIT_MS = 60000         # only catches a hang: every wait is for a condition

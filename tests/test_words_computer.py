@@ -19,7 +19,7 @@ import os
 import pytest
 
 from firmware.app import App
-from host_tools import explain as ex
+from host_tools.words import explain as ex
 from host_tools.mirror import Mirror
 from host_tools.simboard import Sim
 

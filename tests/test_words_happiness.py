@@ -16,11 +16,11 @@ from engine.game import Game
 from engine.position import Position
 from engine.rules import ruleset
 from firmware.store import Store
-from host_tools import explain as ex
+from host_tools.words import explain as ex
 from host_tools.simboard import Sim
 
 I18N = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "host_tools", "web", "i18n")
+                    "host_tools", "words", "i18n")
 
 # White on 23 with a 3 to play; a lone black piece on 26, 29 free.
 BEFORE = "B.B.B" + "." * 17 + "W..B" + "." * 4 + " W"

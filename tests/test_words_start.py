@@ -16,14 +16,14 @@ import os
 import re
 
 from firmware.app import App
-from host_tools import explain as ex
+from host_tools.words import explain as ex
 from host_tools.mirror import Mirror
 from host_tools.simboard import Sim
 
 from board_sim import throws
 
 I18N = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                    "host_tools", "web", "i18n")
+                    "host_tools", "words", "i18n")
 
 
 def text(lang, sentences):

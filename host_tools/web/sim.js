@@ -23,7 +23,7 @@ const params = new URLSearchParams(location.search);
 const KIOSK = params.get("view") === "kiosk";
 let options = { lang: null, languages: ["en"], mirror: false };
 let lang = "en";
-let dict = null;           // the chosen language's file (host_tools/web/i18n/<lang>.json)
+let dict = null;           // the chosen language's file (host_tools/words/i18n/<lang>.json, served as /i18n/)
 
 const $ = (id) => document.getElementById(id);
 const board = $("board");

@@ -2,7 +2,7 @@
 
 The page speaks three languages, so this module never writes a sentence: it
 picks *keys* (``"do.capture"``) and their arguments (``{"square": 8}``), and
-the page fills them from host_tools/web/i18n/<lang>.json. Everything it says
+the page fills them from host_tools/words/i18n/<lang>.json. Everything it says
 comes from what the board itself shows and reports: the App's state, the role
 of every square's light and the events on the serial line. It knows no rule:
 a capture is told from the lights asking to put a piece back where the mover
