@@ -12,7 +12,7 @@ import sys
 
 # name: (module, one-line help)
 COMMANDS = {
-    "sim": ("host_tools.sim", "run the real firmware in a browser as a virtual board"),
+    "sim": ("host_tools.sim.command", "run the real firmware in a browser as a virtual board"),
     "build": ("host_tools.deploy", "stage what goes on the Pico (compiled with mpy-cross)"),
     "deploy": ("host_tools.deploy", "build, copy to a connected Pico and verify"),
     "monitor": ("host_tools.monitor", "watch a connected board live"),

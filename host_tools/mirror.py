@@ -2,7 +2,7 @@
 
 A screen beside a museum exhibit, or a player's laptop, shows the board as
 it stands: the pieces, every light, the sticks, whose turn and what the
-board asks, in words. The page is the simulator's (host_tools/web), served
+board asks, in words. The page is the simulator's (host_tools/sim/web), served
 read-only: a request that would change anything is refused.
 
 The board is read as `senet-board monitor` reads it: newline-delimited JSON
@@ -26,8 +26,9 @@ from engine import rules
 from engine.position import Position, PositionError
 from host_tools.words import LANGUAGES
 from host_tools.words.explain import Story, explain, sticks_live
-from host_tools.sim_view import leds_layout
-from host_tools.simboard import LOG_SIZE, SQUARES
+from host_tools.sim.view import leds_layout
+from host_tools.sim.board import LOG_SIZE
+from host_tools.sim.checks import SQUARES
 
 HELLO = b'{"cmd": "hello"}\n'
 STATE = b'{"cmd": "state"}\n'
@@ -48,7 +49,7 @@ def open_board(port):
 
 class Mirror:
     """What the page draws, followed from a board's events. It has the
-    Sim's ``snapshot()`` and lock, so host_tools/simserver.py serves it."""
+    Sim's ``snapshot()`` and lock, so host_tools/sim/server.py serves it."""
 
     def __init__(self, port=None):
         from firmware.lights import Lights
@@ -366,7 +367,7 @@ def add_arguments(parser):
 
 def run(args):
     from host_tools.serialport import never_a_board
-    from host_tools.simserver import SimServer, serve
+    from host_tools.sim.server import SimServer, serve
 
     problem = never_a_board(args.port)       # waiting for it would be for ever
     if problem:

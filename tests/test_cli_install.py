@@ -57,8 +57,8 @@ def test_pip_prints_no_warning_about_undeclared_packages(installed):
 
 def test_the_page_and_the_circuitpython_files_are_installed(installed):
     target, _ = installed
-    for path in ("host_tools/web/index.html", "host_tools/web/sim.js",
-                 "host_tools/web/sim.css", "host_tools/words/i18n/en.json",
+    for path in ("host_tools/sim/web/index.html", "host_tools/sim/web/sim.js",
+                 "host_tools/sim/web/sim.css", "host_tools/words/i18n/en.json",
                  "host_tools/words/i18n/hu.json", "host_tools/words/i18n/ru.json",
                  "firmware/circuitpython/code.py", "firmware/circuitpython/boot.py"):
         assert os.path.isfile(os.path.join(target, path)), path

@@ -338,7 +338,7 @@ def sim_hands(sim, move):
 
 
 def test_the_simulator_plays_the_computer_and_the_person_drags_its_move(tmp_path):
-    from host_tools.sim import add_arguments, computer_config
+    from host_tools.sim.command import add_arguments, computer_config
     import argparse
     parser = argparse.ArgumentParser()
     add_arguments(parser)
@@ -346,7 +346,7 @@ def test_the_simulator_plays_the_computer_and_the_person_drags_its_move(tmp_path
     config = computer_config({"settle_ms": 200}, args.computer, args.level)
     assert config == {"settle_ms": 200, "mode": "computer",
                       "computer": {"side": "B", "level": 3}}
-    from host_tools.simboard import Sim
+    from host_tools.sim.board import Sim
     sim = Sim(config=config, store_dir=str(tmp_path), seed=4)
     rs = make_ruleset("kendall")
 

@@ -16,8 +16,9 @@ from engine import ruleset
 from engine.game import Game
 from engine.position import Position
 from firmware.store import Store
-from host_tools.simboard import Clock, Sim
-from host_tools.simserver import SimServer
+from host_tools.sim.board import Sim
+from host_tools.sim.clock import Clock
+from host_tools.sim.server import SimServer
 
 SETTLE = 400            # more than the App's settle time (250 ms by default)
 HANG_S = 60             # real seconds: only a hung server takes this long
@@ -456,7 +457,7 @@ def test_the_command_serves_on_loopback_and_stops_cleanly_on_ctrl_c(tmp_path):
 
 def test_sim_command_line_options():
     import argparse
-    from host_tools import sim
+    from host_tools.sim import command as sim
     parser = argparse.ArgumentParser()
     sim.add_arguments(parser)
     args = parser.parse_args(["--ruleset", "hungarian", "--port", "0", "--no-browser", "--seed", "5"])
@@ -535,7 +536,7 @@ def test_sim_config_problems_are_printed_on_the_terminal(tmp_path, capsys):
 
 def test_show_command_line_and_page_address():
     from host_tools import cli
-    from host_tools.simserver import page_url
+    from host_tools.sim.server import page_url
     args = cli.build_parser(["show"]).parse_args(["show", "--port", "/dev/ttyACM0", "--lang", "ru",
                                                   "--view", "kiosk", "--http-port", "0"])
     assert (args.port, args.lang, args.view, args.http_port) == ("/dev/ttyACM0", "ru", "kiosk", 0)

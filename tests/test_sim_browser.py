@@ -17,8 +17,9 @@ import threading
 
 import pytest
 
-from host_tools.simboard import Clock, Sim
-from host_tools.simserver import SimServer
+from host_tools.sim.board import Sim
+from host_tools.sim.clock import Clock
+from host_tools.sim.server import SimServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -8,12 +8,12 @@ import threading
 import pytest
 
 from engine.position import Position
-from host_tools import sim_checks as checks
-from host_tools.sim_checks import SimError
-from host_tools.sim_clock import Clock
-from host_tools.sim_pace import HOLD_MS, MIN_GAP_MS, MIN_PRESS_MS, Chatter, Pace
-from host_tools.sim_pieces import Pieces
-from host_tools.sim_view import app_state, brightness_cap
+from host_tools.sim import checks
+from host_tools.sim.checks import SimError
+from host_tools.sim.clock import Clock
+from host_tools.sim.pace import HOLD_MS, MIN_GAP_MS, MIN_PRESS_MS, Chatter, Pace
+from host_tools.sim.pieces import Pieces
+from host_tools.sim.view import app_state, brightness_cap
 
 START = "BWBWBWBWBW.................... W"
 HANG_S = 60             # real seconds: only a hung clock thread takes this long

@@ -32,8 +32,8 @@ from engine.rules import ruleset
 from firmware.app import App
 from firmware.store import Store
 from host_tools.words import explain as ex
-from host_tools.simboard import Sim
-from host_tools.simserver import SimServer
+from host_tools.sim.board import Sim
+from host_tools.sim.server import SimServer
 
 from board_sim import throws
 from test_sim_browser import CHROMIUM, browser  # noqa: F401  (a module's own browser)
@@ -326,7 +326,7 @@ def test_the_mirror_of_a_museum_board_lights_and_tells_the_offer():
 
 def test_the_legend_shows_every_light_of_the_firmwares_table_in_every_language():
     from firmware.lights import STYLES
-    from host_tools.simserver import legend
+    from host_tools.sim.server import legend
     roles = [r["role"] for r in legend()]
     assert roles == [role for role in STYLES if role]
     offer = [r for r in legend() if r["role"] == "offer"][0]
@@ -581,7 +581,7 @@ def test_every_message_the_page_says_comes_from_the_language_file():
     """The message line speaks the page's language: each say() in sim.js is
     given a sentence from the language file (t(...)), a server's own error
     or nothing, never an English literal."""
-    with open(os.path.join(ROOT, "host_tools", "web", "sim.js"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "host_tools", "sim", "web", "sim.js"), encoding="utf-8") as f:
         script = f.read()
     calls = re.findall(r"\bsay\((.*?)\);", script)
     assert len(calls) >= 8, calls

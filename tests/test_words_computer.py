@@ -21,7 +21,7 @@ import pytest
 from firmware.app import App
 from host_tools.words import explain as ex
 from host_tools.mirror import Mirror
-from host_tools.simboard import Sim
+from host_tools.sim.board import Sim
 
 from board_sim import throws
 from test_sim_browser import CHROMIUM, browser, wait_log  # noqa: F401  (a module's own browser)

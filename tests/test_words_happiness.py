@@ -17,7 +17,7 @@ from engine.position import Position
 from engine.rules import ruleset
 from firmware.store import Store
 from host_tools.words import explain as ex
-from host_tools.simboard import Sim
+from host_tools.sim.board import Sim
 
 I18N = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                     "host_tools", "words", "i18n")

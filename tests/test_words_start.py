@@ -18,7 +18,7 @@ import re
 from firmware.app import App
 from host_tools.words import explain as ex
 from host_tools.mirror import Mirror
-from host_tools.simboard import Sim
+from host_tools.sim.board import Sim
 
 from board_sim import throws
 
@@ -27,7 +27,7 @@ I18N = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 
 def text(lang, sentences):
-    """The sentences as the page writes them (host_tools/web/sim.js ``t``),
+    """The sentences as the page writes them (host_tools/sim/web/sim.js ``t``),
     for sentences without plural forms."""
     with open(os.path.join(I18N, lang + ".json"), encoding="utf-8") as f:
         words = json.load(f)["text"]

@@ -1,7 +1,7 @@
 """Real time for `senet-board sim`: a thread that steps the virtual board.
 
 On the Pico the main loop scans and steps the App every 10 ms; here a thread
-does the same to a Sim (host_tools/simboard.py), catching up after a late
+does the same to a Sim (host_tools/sim/board.py), catching up after a late
 tick by stepping to the time it is now. Tests use the Sim's manual clock
 (``advance``) instead and never start one.
 """

@@ -1,20 +1,21 @@
 """The virtual board behind `senet-board sim`: pieces, hands, a clock and faults.
 
 The simulator keeps what a reed-switch board's sensors cannot, one object per
-physical piece (host_tools/sim_pieces.py), makes from them the raw occupancy
+physical piece (host_tools/sim/pieces.py), makes from them the raw occupancy
 a scan would read, and feeds it, with the throw button and the time, to the
-real ``firmware.app.App`` at a hand's pace (host_tools/sim_pace.py). Nothing
+real ``firmware.app.App`` at a hand's pace (host_tools/sim/pace.py). Nothing
 here knows a rule or a light: what the board shows is the App's ``frame``,
-told to the page as host_tools/sim_view.py reads it.
+told to the page as host_tools/sim/view.py reads it.
 
 Faults: a knocked piece falls into its tray unseen by the player; switch
 chatter flips single scans of random switches; a power cut throws the App
 away and boots a new one on the same saved-game folder, the pieces staying
 where they stand. A request with a bad argument raises ``SimError``
-(host_tools/sim_checks.py) and changes nothing.
+(host_tools/sim/checks.py) and changes nothing.
 
-The clock is either real time (``Clock``: a thread steps the App every
-``tick_ms``) or manual (``advance(ms)``), which makes tests exact.
+The clock is either real time (``Clock``, host_tools/sim/clock.py: a thread
+steps the App every ``tick_ms``) or manual (``advance(ms)``), which makes
+tests exact.
 """
 
 import collections
@@ -24,15 +25,12 @@ import threading
 from engine import rules
 from engine.position import Position, PositionError
 from engine.sticks import XorShift
-from host_tools import sim_checks as checks
+from host_tools.sim import checks
+from host_tools.sim.checks import SimError
+from host_tools.sim.pace import Chatter, Pace
+from host_tools.sim.pieces import Pieces
+from host_tools.sim.view import app_state, app_value, board_words, brightness_cap, leds_layout, ruleset_name
 from host_tools.words.explain import Story, sticks_live
-from host_tools.sim_clock import Clock
-from host_tools.sim_checks import SQUARES, SimError
-from host_tools.sim_pace import Chatter, Pace
-from host_tools.sim_pieces import Pieces
-from host_tools.sim_view import app_state, app_value, board_words, brightness_cap, leds_layout, ruleset_name
-
-__all__ = ["Sim", "SimError", "Clock", "SQUARES", "LOG_SIZE"]
 
 TICK_MS = 10            # one scan and one App step, as the board's main loop
 MAX_CHATTER_MS = 600000
@@ -75,9 +73,9 @@ class Sim:
         self.log = collections.deque(maxlen=LOG_SIZE)
         self.seq = 0
         self.story = Story()                # what the events told, for the page's words
-        self.pieces = None                  # the pieces and the hand (host_tools/sim_pieces.py)
+        self.pieces = None                  # the pieces and the hand (host_tools/sim/pieces.py)
         self.chatter = Chatter(self._noise)
-        self.pace = None                    # what the App's scan reads (host_tools/sim_pace.py)
+        self.pace = None                    # what the App's scan reads (host_tools/sim/pace.py)
         self.raw = 0                        # the last scan, chatter included
         self.frame = []
         self.roles = []

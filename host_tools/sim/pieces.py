@@ -8,8 +8,8 @@ lies in, and the hand holding the pieces lifted and not yet put down.
 no App and no clock; every move checks everything first, then changes the board.
 """
 
-from host_tools import sim_checks as checks
-from host_tools.sim_checks import SimError
+from host_tools.sim import checks
+from host_tools.sim.checks import SimError
 
 
 class Piece:

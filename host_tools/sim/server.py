@@ -3,7 +3,7 @@
 Standard library only (``http.server``), loopback only. One ``Sim`` is shared
 by every request thread and the clock thread; the Sim's lock keeps them apart.
 
-    GET  /                  the page (host_tools/web/index.html, sim.js, sim.css)
+    GET  /                  the page (host_tools/sim/web/index.html, sim.js, sim.css)
     GET  /i18n/<lang>.json  its words (host_tools/words/i18n/)
     GET  /api/state?since=N the whole board state, with log entries after seq N
     GET  /api/stream        the same state as Server-Sent Events, pushed on change
@@ -33,7 +33,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-from host_tools.simboard import SimError
+from host_tools.sim.checks import SimError
 from host_tools.words import I18N_DIR, LANGUAGES
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")

@@ -17,7 +17,7 @@ keep no clock and no App.
 
 import collections
 
-from host_tools.sim_checks import SQUARES, SimError
+from host_tools.sim.checks import SQUARES, SimError
 
 HOLD_MS = 60            # shortest time a board state lasts before the next one
 MIN_PRESS_MS = 80       # shortest press of the throw button

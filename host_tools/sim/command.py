@@ -95,8 +95,9 @@ def config_problems(config):
 
 
 def run(args):
-    from host_tools.simboard import Clock, Sim
-    from host_tools.simserver import SimServer, serve
+    from host_tools.sim.board import Sim
+    from host_tools.sim.clock import Clock
+    from host_tools.sim.server import SimServer, serve
 
     if args.ruleset is not None:
         try:
