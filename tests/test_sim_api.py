@@ -19,6 +19,7 @@ from firmware.store import Store
 from host_tools.sim.board import Sim
 from host_tools.sim.clock import Clock
 from host_tools.sim.server import SimServer
+from sigint import as_from_a_terminal
 
 SETTLE = 400            # more than the App's settle time (250 ms by default)
 HANG_S = 60             # real seconds: only a hung server takes this long
@@ -433,7 +434,8 @@ def test_the_command_serves_on_loopback_and_stops_cleanly_on_ctrl_c(tmp_path):
         [sys.executable, "-m", "host_tools.cli", "sim", "--no-browser", "--port", "0",
          "--seed", "3", "--store", str(tmp_path)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        preexec_fn=as_from_a_terminal)
     hung = threading.Timer(2 * HANG_S, proc.kill)      # a start that hangs reads ""
     hung.start()
     try:

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from sigint import as_from_a_terminal
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HANG_S = 60                    # only a stand-in that hangs takes this long
 
@@ -50,7 +52,7 @@ def test_a_stopped_stand_in_leaves_no_process_and_no_temporary_folder(tmp_path, 
     env = dict(os.environ, TMPDIR=str(tmp), PYTHONPATH=os.path.join(ROOT, "tests"))
     proc = subprocess.Popen([sys.executable, "-m", "standin", str(flash), "--fakes"],
                             stdout=subprocess.PIPE, text=True, env=env,
-                            cwd=os.path.join(ROOT, "tests"))
+                            cwd=os.path.join(ROOT, "tests"), preexec_fn=as_from_a_terminal)
     try:
         line = proc.stdout.readline()
         assert line.startswith("stand-in Pico on /dev/"), line
