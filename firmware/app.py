@@ -99,8 +99,14 @@ def sticks_for(value, rs):
     return tuple(1 if i < whites else 0 for i in range(4))
 
 
+# The App is built in four parts, each a subclass of the part before and
+# all named App (a new name would be interned for good): the board and what
+# it shows; what the modes use; the step and the turn flow; the rest. A
+# collection marks what it finds on a stack of 64 entries; one class table of
+# some 60 methods, met with part of that stack in use, overflowed it, and
+# MicroPython then walks the whole heap again: a collection twice as long
+# (tests/test_gc_mark_stack.py). Tables of about 20 do not.
 class App:
-    """The Senet board: turns scans and button presses into a game."""
 
     def __init__(self, config=None, store_dir=None, rng=None):
         cfg, messages = _checked(config)
@@ -216,6 +222,9 @@ class App:
     def moves(self):
         """The legal moves of the pending throw (engine Move objects)."""
         return self._recogniser.moves if self._state == "move" else []
+
+
+class App(App):  # noqa: F811  (the second part: what the modes use)
 
     # -- what the modes use (firmware/computer.py, museum.py, commands.py) ----
     # The modes see the App only through these members, so its internals can
@@ -338,6 +347,9 @@ class App:
         """Begin the opening throws (K4, H4) and judge the board at once."""
         self._enter_opening()
         self._check_now()
+
+
+class App(App):  # noqa: F811  (the third part: the step and the turn flow)
 
     # -- the step ------------------------------------------------------------
 
@@ -676,6 +688,10 @@ class App:
         for i in range(min(score, _SQUARES)):
             self.roles[i] = "winner"
         self._dirty = True
+
+
+class App(App):  # noqa: F811  (the last part)
+    """The Senet board: turns scans and button presses into a game."""
 
     # -- mistakes --------------------------------------------------------------
 
