@@ -194,6 +194,7 @@ def run(config_path=CONFIG_FILE, store_dir=".", hal=None):
     emit(hello)
     if messages:                     # the App gets the checked config: say it here
         emit({"event": "config", "messages": messages})
+    health.measure(hal.ticks_ms())   # the heap at power-on, after a collection
     emit(health.report(hal.ticks_ms()))
     try:
         _loop(hal, hw, app, config, dog, hello, health)
@@ -215,11 +216,14 @@ def _loop(hal, hw, app, config, dog, hello, health):
     sleep_ms = hal.sleep_ms
     ticks_diff = hal.ticks_diff
     scan = hw.scanner.scan
+    last = None
     while True:
         started = ticks_ms()
         raw = scan()
         now = ticks_ms()
         health.tick(now)
+        busy = raw != last or test is not None   # a piece moving, or the self-test
+        last = raw
         if test is None:
             try:
                 events = app.step(now, raw, hw.button())
@@ -233,7 +237,9 @@ def _loop(hal, hw, app, config, dog, hello, health):
             hw.strip.write(test.frame())
         for event in events:
             emit(event)
+            busy = True
         for line in serial.lines():
+            busy = True
             if line is None:
                 emit({"event": "error", "message": "command line too long"})
                 continue
@@ -275,6 +281,9 @@ def _loop(hal, hw, app, config, dog, hello, health):
                 unload("firmware.selftest")
                 hw.strip.write(app.frame)    # the game's lights back at once
                 emit({"event": "run"})
+        if not busy and app.button_held:
+            busy = True
+        health.idle(now, busy)           # the heap measured while nobody waits
         if health.due(now):
             emit(health.event())
         dog.feed()

@@ -20,7 +20,17 @@ takes a folder, the same on the Pico, the unix port and CPython.
     health = Health(folder)          # counts this boot
     health.tick(now_ms)              # every loop: keeps the uptime
     health.crash(describe(exc))      # an exception escaped the App
+    health.idle(now_ms, busy)        # every loop: measures the heap when quiet
     health.event()                   # {"event": "health", ...}
+
+The free heap is measured after a collection, never read as it stands: read
+between two collections it counts the garbage too, and swung on a Pico from
+178,752 to 10,752 bytes and back within minutes. A collection costs the
+loop a few milliseconds, so it is made only at a quiet moment: at power-on,
+and when the board has been still for ``QUIET_MS`` with no event, at most
+once every ``MEASURE_MS``. The event reports the last figure (``mem_free``)
+and the lowest since boot (``mem_low``), so a leak shows as a ``mem_low``
+that keeps falling.
 """
 
 import json
@@ -38,6 +48,8 @@ LOG = "crash.log"
 MAX_ENTRIES = const(8)       # crashes kept in the log
 MAX_TEXT = const(240)        # characters kept of one crash's error text
 EVERY_MS = const(300000)     # a health event every 5 minutes
+QUIET_MS = const(5000)       # still this long (no event, no piece moved): measure
+MEASURE_MS = const(60000)    # at most one measuring collection a minute
 
 
 def _join(folder, name):
@@ -114,6 +126,10 @@ class Health:
         self.uptime_ms = 0
         self._last = None
         self._reported = None
+        self.mem_free = None     # free heap after the last measuring collection
+        self.mem_low = None      # the lowest of those since boot
+        self._measured = None
+        self._quiet_since = None
         data = None
         try:
             data = json.loads(_read(_join(folder, COUNTS)) or "null")
@@ -155,6 +171,37 @@ class Health:
         another one (docs/protocol.md: one at power-on)."""
         self._reported = now_ms
         return self.event()
+
+    # -- the heap --------------------------------------------------------------
+
+    def measure(self, now_ms=None):
+        """Collect, then note the free heap and the lowest seen since boot.
+        Nothing on a port without ``gc.mem_free`` (CPython)."""
+        try:
+            import gc
+            free = gc.mem_free
+        except (ImportError, AttributeError):
+            return None
+        gc.collect()
+        self.mem_free = free()
+        if self.mem_low is None or self.mem_free < self.mem_low:
+            self.mem_low = self.mem_free
+        self._measured = now_ms
+        return self.mem_free
+
+    def idle(self, now_ms, busy):
+        """Called every loop pass; ``busy``: the pass had an event, a piece
+        moved or the button was held. Once the board has been still for
+        QUIET_MS, and the last measurement is MEASURE_MS old, measure now:
+        nobody is waiting for the loop then. True if it measured."""
+        if busy or self._quiet_since is None:
+            self._quiet_since = now_ms
+            return False
+        if ticks_diff(now_ms, self._quiet_since) < QUIET_MS:
+            return False
+        if self._measured is not None and ticks_diff(now_ms, self._measured) < MEASURE_MS:
+            return False
+        return self.measure(now_ms) is not None
 
     # -- crashes -------------------------------------------------------------
 
@@ -204,16 +251,16 @@ class Health:
     # -- reporting -------------------------------------------------------------
 
     def event(self, **extra):
-        """The ``health`` event: boots, uptime, crashes and the crash log."""
+        """The ``health`` event: boots, uptime, crashes and the crash log,
+        and the free heap as last measured (``measure``) with the lowest
+        since boot."""
         log = self.log()
         event = {"event": "health", "boots": self.boots,
                  "uptime_s": self.uptime_ms // 1000, "crashes": self.crashes,
                  "last_crash": log[-1] if log else None, "log": log}
-        try:
-            import gc
-            event["mem_free"] = gc.mem_free()
-        except (ImportError, AttributeError):
-            pass
+        if self.mem_free is not None:
+            event["mem_free"] = self.mem_free
+            event["mem_low"] = self.mem_low
         for key in extra:
             event[key] = extra[key]
         return event
