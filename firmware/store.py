@@ -280,14 +280,15 @@ class Store:
     def _ring_save(self, game, whole):
         """The whole game as game.sav's next record. A save that only adds
         the pending throw is not made: the throw is saved with its move."""
-        if (not whole and self._size >= 0 and game.ruleset is self._rs
+        if (not whole and self._size >= 0 and self._rs is not None
+                and ruleset_spec(game.ruleset) == ruleset_spec(self._rs)
                 and len(game.opening) == self._opening and game.ply_count == self._plies):
             return
         self._size = -1                  # nothing known until it is done
         parts = [ruleset_spec(game.ruleset), " ", game.start.text(), " "]
         for v in game.opening:
             parts.append(str(v))
-        parts.append(" - " if not game.opening else " ")
+        parts.append(" " if game.opening else "- ")
         parts.append(str(game.throw) if game.throw is not None else "-")
         parts.append(" -")               # the plies follow the dash
         for side, throw, text in game.turns():     # from the log, no replay
