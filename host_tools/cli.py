@@ -13,11 +13,11 @@ import sys
 # name: (module, one-line help)
 COMMANDS = {
     "sim": ("host_tools.sim.command", "run the real firmware in a browser as a virtual board"),
-    "build": ("host_tools.deploy", "stage what goes on the Pico (compiled with mpy-cross)"),
-    "deploy": ("host_tools.deploy", "build, copy to a connected Pico and verify"),
-    "monitor": ("host_tools.monitor", "watch a connected board live"),
-    "show": ("host_tools.mirror", "show a connected board on the simulator's page, read-only"),
-    "check": ("host_tools.check", "guided wiring self-test of a connected board"),
+    "build": ("host_tools.board.deploy", "stage what goes on the Pico (compiled with mpy-cross)"),
+    "deploy": ("host_tools.board.deploy", "build, copy to a connected Pico and verify"),
+    "monitor": ("host_tools.board.monitor", "watch a connected board live"),
+    "show": ("host_tools.board.show", "show a connected board on the simulator's page, read-only"),
+    "check": ("host_tools.board.check", "guided wiring self-test of a connected board"),
     "tournament": ("host_tools.tournament", "play computer levels against each other"),
     "hardware": ("host_tools.hardware", "regenerate the board's CAD files, drawing and BOM"),
 }

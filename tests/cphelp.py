@@ -35,10 +35,10 @@ class Missing(Exception):
 def fetch_libs():
     """{file: path} of Adafruit's libraries in LIB, fetched by deploy's own
     code the first time; Missing with the reason if that fails."""
-    from host_tools import deploy_cp
+    from host_tools.board import circuitpython
     try:
-        return deploy_cp.find_libs(LIB)
-    except deploy_cp.DeployError as e:
+        return circuitpython.find_libs(LIB)
+    except circuitpython.DeployError as e:
         raise Missing("Adafruit's NeoPixel libraries are not in %s: %s (%s)" % (LIB, e, SETUP))
 
 
@@ -91,13 +91,13 @@ def fake_drive(path, board_id="raspberry_pi_pico", name="Raspberry Pi Pico"):
 
 def filled_drive(path, config):
     """A drive filled by `deploy --circuitpython` with ``config`` as config.json."""
-    from host_tools import deploy_cp
+    from host_tools.board import circuitpython
     adafruit_libs()
     fake_drive(path)
     cfg = os.path.join(os.path.dirname(str(path)), "config-%s.json" % os.path.basename(str(path)))
     with open(cfg, "w") as f:
         json.dump(config, f)
-    deploy_cp.deploy(str(path), config=cfg, lib_dir=LIB)
+    circuitpython.deploy(str(path), config=cfg, lib_dir=LIB)
     return str(path)
 
 

@@ -13,9 +13,10 @@ import time
 
 import pytest
 
-from host_tools import check, hardware
-from host_tools.messages import DeployError
-from host_tools.serialport import parse_event
+from host_tools import hardware
+from host_tools.board import check
+from host_tools.board.messages import DeployError
+from host_tools.board.serialport import parse_event
 from standin import StandIn
 from standin.boards import deployed
 from standin.scenario import hook

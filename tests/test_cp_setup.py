@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 import cphelp
-from host_tools import deploy_cp
+from host_tools.board import circuitpython
 
 ROOT = cphelp.ROOT
 
@@ -18,7 +18,7 @@ ROOT = cphelp.ROOT
 def failed_fetch(monkeypatch, tmp_path):
     """No libraries in the folder, and pip cannot fetch them (offline)."""
     monkeypatch.setattr(cphelp, "LIB", str(tmp_path / "lib"))
-    monkeypatch.setattr(deploy_cp, "fetch_command", lambda folder: [
+    monkeypatch.setattr(circuitpython, "fetch_command", lambda folder: [
         "python3", "-c", "import sys; print('ERROR: no network'); sys.exit(1)"])
 
 

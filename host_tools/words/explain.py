@@ -10,7 +10,7 @@ came from, the water from a piece to take off square 27, and so on, exactly
 as a player reads the board.
 
 Two readers feed it the same way: the simulator (host_tools/sim/board.py,
-from the App it runs) and the mirror of a real board (host_tools/mirror.py,
+from the App it runs) and the mirror of a real board (host_tools/board/show.py,
 from the serial events). Both keep a ``Story`` of the events so far and call
 ``explain(board, story)``.
 

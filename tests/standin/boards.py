@@ -2,7 +2,7 @@
 
 import contextlib
 
-from host_tools import deploy
+from host_tools.board import deploy
 from standin.device import FAKES, StandIn
 
 

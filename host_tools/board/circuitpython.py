@@ -37,10 +37,10 @@ import string
 import subprocess
 import sys
 
-from host_tools.build import check_config, sha256_file
-from host_tools.messages import DeployError
+from host_tools import ROOT
+from host_tools.board.build import check_config, sha256_file
+from host_tools.board.messages import DeployError
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("engine", "firmware")
 BOARD_FILES = os.path.join(ROOT, "firmware", "circuitpython")
 LIBS = (("adafruit-circuitpython-neopixel", "neopixel.py"),

@@ -24,11 +24,11 @@ import time
 
 from engine import rules
 from engine.position import Position, PositionError
-from host_tools.words import LANGUAGES
-from host_tools.words.explain import Story, explain, sticks_live
-from host_tools.sim.view import leds_layout
 from host_tools.sim.board import LOG_SIZE
 from host_tools.sim.checks import SQUARES
+from host_tools.sim.view import leds_layout
+from host_tools.words import LANGUAGES
+from host_tools.words.explain import Story, explain, sticks_live
 
 HELLO = b'{"cmd": "hello"}\n'
 STATE = b'{"cmd": "state"}\n'
@@ -43,7 +43,7 @@ def open_board(port):
     """The serial port of the board: ``port`` (or the one Pico plugged in),
     opened as `senet-board monitor` opens it. Returns (name, serial object);
     raises DeployError (a sentence for the user) when there is none."""
-    from host_tools.serialport import connect
+    from host_tools.board.serialport import connect
     return connect(port)
 
 
@@ -98,7 +98,7 @@ class Mirror:
 
     def line(self, raw):
         """One line from the board; returns its event, or None for anything else."""
-        from host_tools.deploy import parse_event
+        from host_tools.board.serialport import parse_event
         event = parse_event(raw)
         if event is None:
             return None
@@ -353,7 +353,7 @@ class Reader:
 
 
 def add_arguments(parser):
-    from host_tools.serialport import add_port_argument
+    from host_tools.board.serialport import add_port_argument
     add_port_argument(parser)
     parser.add_argument("--http-port", type=int, default=8738, metavar="P",
                         help="the page's port on 127.0.0.1 (default 8738; 0 picks a free one)")
@@ -366,7 +366,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    from host_tools.serialport import never_a_board
+    from host_tools.board.serialport import never_a_board
     from host_tools.sim.server import SimServer, serve
 
     problem = never_a_board(args.port)       # waiting for it would be for ever

@@ -3,7 +3,7 @@
 ``deploy``, ``monitor`` and ``check`` take the same ``--port`` option
 (:func:`add_port_argument`) and open the port through :func:`connect`, so a
 missing, busy or wrong port gets the same one-sentence answer everywhere
-(host_tools/messages.py).
+(host_tools/board/messages.py).
 """
 
 import json
@@ -11,8 +11,8 @@ import os
 import stat
 import time
 
-from host_tools.messages import (BUSY, DENIED, NO_BOARD, NO_PORT, NOT_SERIAL, SEVERAL,
-                                 DeployError)
+from host_tools.board.messages import (BUSY, DENIED, NO_BOARD, NO_PORT, NOT_SERIAL,
+                                       SEVERAL, DeployError)
 
 PICO_VID = 0x2E8A              # Raspberry Pi (the Pico's USB vendor id)
 ADAFRUIT_VID = 0x239A          # CircuitPython's, on the Pico too (PID 0x80F4)

@@ -18,11 +18,11 @@ import shutil
 import subprocess
 import sys
 
-from host_tools.messages import (BAD_CONFIG, COMPILE_FAILED, NO_COMPILER, OUT_CANNOT_MAKE,
-                                 OUT_IS_FILE, OUT_NOT_EMPTY, WRONG_MPY_NEW, WRONG_MPY_OLD,
-                                 DeployError)
+from host_tools import ROOT
+from host_tools.board.messages import (BAD_CONFIG, COMPILE_FAILED, NO_COMPILER,
+                                       OUT_CANNOT_MAKE, OUT_IS_FILE, OUT_NOT_EMPTY,
+                                       WRONG_MPY_NEW, WRONG_MPY_OLD, DeployError)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGES = ("engine", "firmware")
 # CircuitPython's edge, its compatibility shim and its table of other boards'
 # wiring are never imported under MicroPython: they stay off the Pico's flash

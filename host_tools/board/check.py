@@ -29,8 +29,8 @@ import sys
 import time
 
 from host_tools.hw_wiring import where
-from host_tools.messages import DeployError
-from host_tools.serialport import add_port_argument, connect, parse_event
+from host_tools.board.messages import DeployError
+from host_tools.board.serialport import add_port_argument, connect, parse_event
 
 SQUARES = 30
 NO_SELFTEST = ("The board does not answer the self-test: make sure it runs the Senet "

@@ -1,15 +1,15 @@
 """`senet-board build` and `senet-board deploy`: put the firmware on a Pico.
 
 deploy      finds the Pico, asks it which .mpy version its MicroPython loads,
-            builds for that version (host_tools/build.py), removes stale files
-            (a stale ``x.py`` shadows ``x.mpy``; a root ``firmware/`` shadows
-            ``lib/``), copies with mpremote only the files whose sha256 differs
-            from the board's (host_tools/plan.py, host_tools/transport.py),
+            builds for that version (host_tools/board/build.py), removes stale
+            files (a stale ``x.py`` shadows ``x.mpy``; a root ``firmware/``
+            shadows ``lib/``), copies with mpremote only the files whose sha256
+            differs from the board's (host_tools/board/plan.py and transport.py),
             soft-resets the board into the new firmware and checks that it
             reports the version just built (its ``hello`` event).
 
 Every failure ends the command with one sentence saying what to do; the
-sentences are in host_tools/messages.py and listed in docs/deploy.md.
+sentences are in host_tools/board/messages.py and listed in docs/deploy.md.
 """
 
 import shutil
@@ -17,16 +17,13 @@ import sys
 import tempfile
 import time
 
-from host_tools.build import (MAIN_PY, MPY_RELEASES, OLDEST_MPY, Build,  # noqa: F401
-                              build, check_config, compiler_for, firmware_version,
-                              mpy_text, parse_mpy)
-from host_tools.messages import *  # noqa: F401,F403  (the sentences, as before the split)
-from host_tools.messages import MAINTENANCE_HELD, WRONG_MPY_OLD, WRONG_VERSION, DeployError
-from host_tools.plan import PROBE, Flash, Plan, check_space, plan  # noqa: F401
-from host_tools.serialport import (add_port_argument, find_port, open_port,  # noqa: F401
-                                   parse_event, read_for)
-from host_tools.transport import (START_TIMEOUT, apply, mpremote, precheck,  # noqa: F401
-                                  probe, start)
+from host_tools.board.build import (MPY_RELEASES, OLDEST_MPY, build, check_config,
+                                    compiler_for, mpy_text, parse_mpy)
+from host_tools.board.messages import (MAINTENANCE_HELD, WRONG_MPY_OLD, WRONG_VERSION,
+                                       DeployError)
+from host_tools.board.plan import check_space, plan
+from host_tools.board.serialport import add_port_argument, find_port
+from host_tools.board.transport import START_TIMEOUT, apply, precheck, probe, start
 
 
 def say(text=""):
@@ -111,14 +108,14 @@ def add_deploy_arguments(parser):
                         help="stage the build here and keep it (default: a temporary folder)")
     parser.add_argument("--timeout", type=float, default=START_TIMEOUT,
                         help="seconds to wait for the new firmware to start")
-    from host_tools import deploy_cp
-    deploy_cp.add_arguments(parser)          # --circuitpython [DRIVE], --cp-lib DIR
+    from host_tools.board import circuitpython
+    circuitpython.add_arguments(parser)          # --circuitpython [DRIVE], --cp-lib DIR
 
 
 def run_deploy(args):
     if getattr(args, "circuitpython", None) is not None:
-        from host_tools import deploy_cp
-        return deploy_cp.run(args)
+        from host_tools.board import circuitpython
+        return circuitpython.run(args)
     try:
         deploy(args.port, args.config, args.build_dir, args.timeout)
     except DeployError as e:

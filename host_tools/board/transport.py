@@ -3,8 +3,8 @@ during it, the first event after it.
 
 mpremote does all the copying: :func:`mpremote` runs it as
 ``python -m mpremote`` and turns its failures into the sentences of
-host_tools/messages.py. The probe's program and its reading are in
-host_tools/plan.py.
+host_tools/board/messages.py. The probe's program and its reading are in
+host_tools/board/plan.py.
 """
 
 import os
@@ -12,10 +12,11 @@ import subprocess
 import sys
 import time
 
-from host_tools.messages import (BUSY, FLASH_FULL, MPREMOTE_FAILED, NOT_MICROPYTHON,
-                                 NOT_STARTED, RESTARTED, WATCHDOG, DeployError)
-from host_tools.plan import PROBE, Flash
-from host_tools.serialport import open_port, parse_event, read_for
+from host_tools.board.messages import (BUSY, FLASH_FULL, MPREMOTE_FAILED,
+                                       NOT_MICROPYTHON, NOT_STARTED, RESTARTED, WATCHDOG,
+                                       DeployError)
+from host_tools.board.plan import PROBE, Flash
+from host_tools.board.serialport import open_port, parse_event, read_for
 
 RAW_BANNER = b"raw REPL; CTRL-B to exit"
 START_TIMEOUT = 15.0           # seconds for the new firmware to say hello

@@ -24,8 +24,8 @@ import os
 import sys
 import time
 
-from host_tools.messages import DeployError
-from host_tools.serialport import add_port_argument, connect, parse_event
+from host_tools.board.messages import DeployError
+from host_tools.board.serialport import add_port_argument, connect, parse_event
 
 SQUARES = 30
 # One character per light role (docs/lights.md); "" shows nothing.

@@ -8,8 +8,8 @@ before anything on the board is touched.
 
 import ast
 
-from host_tools.build import PACKAGES, decode_mpy
-from host_tools.messages import FLASH_FULL, DeployError
+from host_tools.board.build import PACKAGES, decode_mpy
+from host_tools.board.messages import FLASH_FULL, DeployError
 
 # Runs on the board: what it is and what its flash holds. One Python literal
 # per line so names with spaces survive.
