@@ -327,10 +327,11 @@ class Store:
         f.seek((1 + (2 * seq) % RING) * SLOT)
         f.write(data + b" " * (-len(data) % SECTOR))   # whole sectors: straight to the flash
         data = None
-        if self.fs is os and not _CIRCUITPYTHON:
-            f.flush()                    # CPython, MicroPython: out of the file's buffer
-        else:
+        if self.fs is os and (not _CIRCUITPYTHON or hasattr(f, "raw")):
+            f.flush()                    # a host's buffered file, littlefs: out of its buffer
+        if self.fs is not os or _CIRCUITPYTHON:
             self.fs.sync()               # CircuitPython: os.sync(), the block cache written
+            #                              back (f.flush() would stamp the directory too)
         self._seq = seq
         return True
 

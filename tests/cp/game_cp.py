@@ -304,7 +304,7 @@ def story_game():
         assert not world.watchdog_fired, "the watchdog fired"
         if how != "cut":
             break
-        assert os.path.exists("game.json"), "nothing saved before the cut"
+        assert os.path.exists("game.sav"), "nothing saved before the cut"
     assert boots[-1][0] == "over", boots
     assert HANDS.app.state == "game_over", HANDS.app.state
     assert len(boots) == 3, boots

@@ -12,6 +12,9 @@ program which way it is.
 from then on ``open`` for writing, ``os.remove``, ``os.rename``, ``os.mkdir``
 and ``os.rmdir`` inside it raise ``OSError(30)`` (EROFS, "Read-only
 filesystem"), as CircuitPython does, while the program's view is read-only.
+``os.sync()`` writes CircuitPython's flash cache back; here the files are
+the host's, already written, so it does nothing (the host's own sync would
+flush every disk of the machine at every save).
 """
 
 import builtins
@@ -97,3 +100,8 @@ def protect(folder):
     for name in ("remove", "unlink", "rename", "replace", "mkdir", "rmdir"):
         _real[name] = getattr(os, name)
         setattr(os, name, _guard(name))
+    os.sync = _sync
+
+
+def _sync():
+    """CircuitPython's os.sync(): the drive's block cache written back."""
