@@ -19,7 +19,7 @@ COMMANDS = {
     "show": ("host_tools.board.show", "show a connected board on the simulator's page, read-only"),
     "check": ("host_tools.board.check", "guided wiring self-test of a connected board"),
     "tournament": ("host_tools.tournament", "play computer levels against each other"),
-    "hardware": ("host_tools.hardware", "regenerate the board's CAD files, drawing and BOM"),
+    "hardware": ("host_tools.hardware.command", "regenerate the board's CAD files, drawing and BOM"),
 }
 
 

@@ -24,8 +24,8 @@ import sys
 
 import pytest
 
-from host_tools.cad import bom, layout, params, pieces
-from host_tools.cad import generate as cadgen
+from host_tools.hardware.cad import bom, layout, params, pieces
+from host_tools.hardware.cad import generate as cadgen
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CAD = os.path.join(ROOT, "hardware", "cad")
@@ -494,8 +494,9 @@ def test_a_bad_parameter_file_given_to_the_command_is_one_line(tmp_path):
     data["pitch"] = 10
     path = tmp_path / "board.json"
     path.write_text(json.dumps(data))
-    done = subprocess.run([sys.executable, "-m", "host_tools.cad", "--board", str(path),
-                           "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run([sys.executable, "-m", "host_tools.cli", "hardware",
+                           "--board", str(path), "--out", str(tmp_path)],
+                          capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2
     assert done.stderr.strip() == "senet-board hardware: pitch must be at least 20."
 

@@ -13,10 +13,10 @@ import time
 
 import pytest
 
-from host_tools import hardware
 from host_tools.board import check
 from host_tools.board.messages import DeployError
 from host_tools.board.serialport import parse_event
+from host_tools.hardware.pins import load_pinmap
 from standin import StandIn
 from standin.boards import deployed
 from standin.scenario import hook
@@ -148,7 +148,7 @@ def report_of(never_closed, stuck, dark, wiring=None):
     """What check prints for a board with these faults."""
     out = io.StringIO()
     run = check.Check(None, out, io.StringIO(), True, 0, 0, 0,
-                      wiring or hardware.load_pinmap())
+                      wiring or load_pinmap())
     run.leds = 36
     found = check.Switches(stuck)
     found.seen_closed = set(range(1, 31)) - set(never_closed)
@@ -167,7 +167,7 @@ def test_check_names_a_square_by_the_row_column_and_gpios_of_the_docs(square):
 
 
 def test_a_shift_register_board_is_named_by_chip_and_input():
-    wiring = hardware.load_pinmap()
+    wiring = load_pinmap()
     wiring["scanner"] = "shift"
     # docs/hardware.md, the 74HC165 table: square 4 is chip 1's input E (pin 3),
     # square 30 chip 4's input C (pin 13)
@@ -202,7 +202,7 @@ class QuietLink:
 def test_the_guided_check_names_a_silent_square_as_the_docs_do():
     out = io.StringIO()
     run = check.Check(QuietLink(), out, io.StringIO(), False, 0, 0, 0,
-                      hardware.load_pinmap())
+                      load_pinmap())
     found = run.switches({"closed": []})
     assert found.never_closed() == list(range(1, 31))
     assert "square 4: nothing seen (matrix row 0 (GP2), column 3 (GP11))" in out.getvalue()

@@ -126,8 +126,8 @@ def test_readme_python_example():
 
 def test_the_shipped_pin_map_passes_the_documented_check(capsys):
     # hardware/README.md and docs/hardware.md: python -m host_tools.hardware check hardware/pinmap.json
-    from host_tools import hardware
-    assert hardware.main(["check", str(ROOT / "hardware" / "pinmap.json")]) == 0
+    from host_tools.hardware.command import main
+    assert main(["check", str(ROOT / "hardware" / "pinmap.json")]) == 0
     assert "pin map OK" in capsys.readouterr().out
 
 

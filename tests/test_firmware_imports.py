@@ -1,7 +1,8 @@
-"""The shape of firmware/, read from its sources: the modes (computer, museum,
+"""The shape of the code, read from its sources: the modes (computer, museum,
 commands) steer the App through its public members only, and no module of
-firmware/ imports another that imports it back, however indirectly (lazy
-imports inside functions count: they are circles all the same)."""
+engine/, firmware/ or host_tools/ imports another that imports it back,
+however indirectly (lazy imports inside functions count: they are circles all
+the same, only hidden until the function runs)."""
 
 import ast
 import os
@@ -114,6 +115,134 @@ def test_the_config_modules_import_one_way():
 def test_the_circle_finder_finds_one():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c"]
     assert circles({"a": {"b"}, "b": set()}) == []
+
+
+# -- the whole tree: engine/, firmware/, host_tools/ ------------------------------
+
+TREES = ("engine", "firmware", "host_tools")
+
+
+def module_files(root, trees=TREES):
+    """{dotted module name: path} of every .py file under ``trees`` of ``root``
+    (a package's ``__init__.py`` is the package itself)."""
+    found = {}
+    for top in trees:
+        for folder, dirs, files in os.walk(os.path.join(root, top)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            parts = os.path.relpath(folder, root).split(os.sep)
+            for name in sorted(files):
+                if not name.endswith(".py"):
+                    continue
+                dotted = parts if name == "__init__.py" else parts + [name[:-3]]
+                found[".".join(dotted)] = os.path.join(folder, name)
+    return found
+
+
+def _known(name, modules):
+    """``name`` or its nearest enclosing module that is one of ``modules``."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports_of(name, path, modules):
+    """The modules of ``modules`` that module ``name`` imports, anywhere in it."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [base + "." + alias.name if base + "." + alias.name in modules else base
+                       for alias in node.names]
+        else:
+            continue
+        out.update(t for t in (_known(t, modules) for t in targets) if t and t != name)
+    return out
+
+
+def tree_graph(root=ROOT, trees=TREES):
+    modules = module_files(root, trees)
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def import_circles(graph):
+    """Each import circle as its modules in order, the first returning to the
+    start: ["a", "b", "a"]. One circle per group of modules that import each
+    other (Tarjan's strongly connected components, then a path round)."""
+    index, low, stack, on_stack, groups = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(_round(graph, group) for group in groups)
+
+
+def _round(graph, group):
+    """A path from the group's first module back to itself, inside the group."""
+    start = min(group)
+    paths = {start: [start]}
+    todo = [start]
+    while todo:
+        v = todo.pop(0)
+        for w in sorted(graph[v] & group):
+            if w == start:
+                return paths[v] + [start]
+            if w not in paths:
+                paths[w] = paths[v] + [w]
+                todo.append(w)
+    raise AssertionError("a strongly connected group has no way round: %s" % sorted(group))
+
+
+def test_no_import_circle_anywhere_in_engine_firmware_or_host_tools():
+    graph = tree_graph()
+    assert "engine.position" in graph["engine.game"]           # the graph was read at all
+    assert [" -> ".join(c) for c in import_circles(graph)] == []
+
+
+def test_a_planted_circle_through_a_deferred_import_is_found(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg.sub import b\n")
+    (pkg / "sub" / "b.py").write_text("from . import c\n")
+    (pkg / "sub" / "c.py").write_text("def later():\n    from pkg import a\n    return a\n")
+    (pkg / "d.py").write_text("import pkg.a\n")
+    graph = tree_graph(str(tmp_path), ("pkg",))
+    assert graph["pkg.sub.b"] == {"pkg.sub.c"} and graph["pkg.d"] == {"pkg.a"}
+    assert import_circles(graph) == [["pkg.a", "pkg.sub.b", "pkg.sub.c", "pkg.a"]]
+    (pkg / "sub" / "c.py").write_text("def later():\n    return 1\n")
+    assert import_circles(tree_graph(str(tmp_path), ("pkg",))) == []
 
 
 # -- one compatibility place -------------------------------------------------------

@@ -17,7 +17,12 @@ import sys
 
 import pytest
 
-from host_tools import hardware
+from host_tools.hardware import power
+from host_tools.hardware.command import main
+from host_tools.hardware.generated import generate, generated_files
+from host_tools.hardware.pins import PINMAP_PATH, check_config, check_pinmap, load_pinmap
+from host_tools.hardware.svg import render_svg
+from host_tools.hardware.text import render_boards_py, render_doc, splice
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -36,7 +41,7 @@ def shipped():
 @pytest.mark.parametrize("path", ["firmware/pins.py", "firmware/boards.py",
                                   "hardware/wiring.svg", "docs/hardware.md"])
 def test_committed_file_is_what_the_pin_map_generates(path):
-    expected = hardware.generated_files(ROOT)[path]
+    expected = generated_files(ROOT)[path]
     assert read(path) == expected, (
         "%s is out of date: run `python -m host_tools.hardware generate`" % path)
 
@@ -47,27 +52,27 @@ def test_generate_writes_into_another_tree_without_touching_this_one(tmp_path):
         shutil.copy(os.path.join(ROOT, path), tmp_path / path)
     (tmp_path / "firmware").mkdir()
     doc = tmp_path / "docs" / "hardware.md"
-    doc.write_text(hardware.splice(doc.read_text(), "power", "(stale)"))
-    changed = hardware.generate(str(tmp_path))
+    doc.write_text(splice(doc.read_text(), "power", "(stale)"))
+    changed = generate(str(tmp_path))
     assert set(changed) == {"firmware/pins.py", "firmware/boards.py", "hardware/wiring.svg",
                             "docs/hardware.md"}
     for path in changed:
         assert (tmp_path / path).read_text() == read(path)
-    assert hardware.generate(str(tmp_path)) == []
+    assert generate(str(tmp_path)) == []
 
 
 def test_a_moved_pin_shows_up_in_the_diagram_and_the_tables():
     pinmap = shipped()
     pinmap["pins"]["button"] = 22
-    svg = hardware.render_svg(pinmap)
-    doc = hardware.render_doc(read("docs/hardware.md"), pinmap)
+    svg = render_svg(pinmap)
+    doc = render_doc(read("docs/hardware.md"), pinmap)
     assert "GP22" in svg and "| button | GP22 | 29 |" in doc
 
 
 # --- the shipped pin map and the checks -----------------------------------
 
 def test_shipped_pin_map_passes_the_checks():
-    pinmap = hardware.load_pinmap(os.path.join(ROOT, "hardware", "pinmap.json"))
+    pinmap = load_pinmap(os.path.join(ROOT, "hardware", "pinmap.json"))
     assert pinmap["scanner"] == "matrix"
     assert len(pinmap["pins"]["matrix_rows"]) == 6
     assert len(pinmap["pins"]["matrix_cols"]) == 5
@@ -94,13 +99,13 @@ def shipped_configs():
 
 @pytest.mark.parametrize("path", shipped_configs())
 def test_every_shipped_configuration_passes_the_pin_checks(path):
-    hardware.load_pinmap(os.path.join(ROOT, path))
+    load_pinmap(os.path.join(ROOT, path))
 
 
 def test_shipped_pin_map_also_works_with_the_shift_register_chain():
     pinmap = shipped()
     pinmap["scanner"] = "shift"
-    hardware.check_pinmap(pinmap)
+    check_pinmap(pinmap)
 
 
 def test_shipped_pin_map_keeps_the_uart_free_and_the_matrix_contiguous():
@@ -117,7 +122,7 @@ def test_shipped_pin_map_keeps_the_uart_free_and_the_matrix_contiguous():
 def test_a_moved_feather_pin_shows_up_in_firmware_boards():
     pinmap = shipped()
     pinmap["boards"]["adafruit_feather_rp2040"]["pins"]["button"] = 28
-    text = hardware.render_boards_py(pinmap)
+    text = render_boards_py(pinmap)
     feather = text[text.index('"adafruit_feather_rp2040"'):text.index('"adafruit_kb2040"')]
     assert '"button": 28,' in feather and '"button": 27,' not in feather
 
@@ -127,7 +132,7 @@ def board_rejected(change, board_id="adafruit_feather_rp2040"):
     pinmap = copy.deepcopy(shipped())
     change(pinmap["boards"][board_id])
     with pytest.raises(ValueError) as err:
-        hardware.check_pinmap(pinmap)
+        check_pinmap(pinmap)
     return str(err.value)
 
 
@@ -147,7 +152,7 @@ def test_the_gpio_next_to_an_unavailable_one_is_accepted():
     pinmap = copy.deepcopy(shipped())
     pinmap["boards"]["adafruit_kb2040"]["pins"]["matrix_cols"][4] = 18   # 17 is taken
     pinmap["boards"]["adafruit_kb2040"]["unavailable"] = [14, 15, 16, 17]
-    hardware.check_pinmap(pinmap)
+    check_pinmap(pinmap)
 
 
 def test_a_boards_pins_follow_the_picos_rules():
@@ -175,7 +180,7 @@ def test_a_malformed_board_entry_is_refused_naming_it(entry, words):
     pinmap = copy.deepcopy(shipped())
     pinmap["boards"]["x_board"] = entry
     with pytest.raises(ValueError) as err:
-        hardware.check_pinmap(pinmap)
+        check_pinmap(pinmap)
     assert str(err.value).startswith("boards.x_board") and words in str(err.value)
 
 
@@ -186,7 +191,7 @@ def rejected(change, scanner=None):
         pinmap["scanner"] = scanner
     change(pinmap["pins"])
     with pytest.raises(ValueError) as err:
-        hardware.check_pinmap(pinmap)
+        check_pinmap(pinmap)
     return str(err.value)
 
 
@@ -233,31 +238,31 @@ def test_an_unknown_scanner_is_refused():
     pinmap = shipped()
     pinmap["scanner"] = "hall"
     with pytest.raises(ValueError, match="scanner"):
-        hardware.check_pinmap(pinmap)
+        check_pinmap(pinmap)
 
 
 def test_the_unwired_scanners_pins_may_overlap():
     pinmap = shipped()
     pinmap["pins"]["sr_load"] = pinmap["pins"]["matrix_rows"][0]
-    hardware.check_pinmap(pinmap)
+    check_pinmap(pinmap)
 
 
 def test_stick_leds_past_the_end_of_the_strip_are_refused():
     pinmap = shipped()
     pinmap["leds"]["sticks"] = 33
     with pytest.raises(ValueError, match="leds.sticks"):
-        hardware.check_pinmap(pinmap)
+        check_pinmap(pinmap)
 
 
 def test_a_config_json_with_other_settings_is_checked_by_its_pins(tmp_path):
     config = {"ruleset": "kendall", "scanner": "matrix", "pins": shipped()["pins"]}
     good = tmp_path / "config.json"
     good.write_text(json.dumps(config))
-    assert hardware.main(["check", str(good)]) == 0
+    assert main(["check", str(good)]) == 0
     config["pins"]["button"] = 25
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(config))
-    assert hardware.main(["check", str(bad)]) == 2
+    assert main(["check", str(bad)]) == 2
 
 
 def test_check_command_exits_2_naming_the_key(tmp_path):
@@ -384,8 +389,8 @@ def test_every_example_in_docs_config_md_passes_the_check(example, tmp_path):
 def test_a_partial_config_is_checked_against_the_defaults(tmp_path):
     path = tmp_path / "config.json"
     path.write_text('{"pins": {"button": 22}}')
-    assert hardware.main(["check", str(path)]) == 0
-    wiring = hardware.check_config({"pins": {"button": 22}})
+    assert main(["check", str(path)]) == 0
+    wiring = check_config({"pins": {"button": 22}})
     assert wiring["scanner"] == "matrix" and wiring["pins"]["button"] == 22
     assert wiring["pins"]["led"] == shipped()["pins"]["led"]
     assert wiring["leds"] == shipped()["leds"]
@@ -394,7 +399,7 @@ def test_a_partial_config_is_checked_against_the_defaults(tmp_path):
 def test_a_partial_config_that_clashes_with_a_default_pin_is_refused(tmp_path, capsys):
     path = tmp_path / "config.json"
     path.write_text('{"pins": {"button": 16}}')             # 16 is the LED's default
-    assert hardware.main(["check", str(path)]) == 2
+    assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "pins.button" in err and "GP16" in err and err.count("\n") == 1
 
@@ -402,7 +407,7 @@ def test_a_partial_config_that_clashes_with_a_default_pin_is_refused(tmp_path, c
 def test_a_config_the_firmware_would_refuse_is_refused(tmp_path, capsys):
     path = tmp_path / "config.json"
     path.write_text('{"settle_ms": 1}')
-    assert hardware.main(["check", str(path)]) == 2
+    assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "settle_ms" in err and err.count("\n") == 1
 
@@ -424,37 +429,35 @@ def test_a_file_that_is_not_a_config_gets_one_line(tmp_path, content, words):
 # --- the power budget at its edges ----------------------------------------------
 
 def test_the_cap_is_clamped_to_the_8_bit_range():
-    from host_tools import hw_power
-    assert hw_power.max_cap(100, 36) == 0          # 80 mA budget < 86 mA fixed part
-    assert hw_power.channel_sum_max(100, 36) == 0
-    assert hw_power.max_cap(100000, 36) == 255     # more than the strip can draw
+    assert power.max_cap(100, 36) == 0          # 80 mA budget < 86 mA fixed part
+    assert power.channel_sum_max(100, 36) == 0
+    assert power.max_cap(100000, 36) == 255     # more than the strip can draw
 
 
 @pytest.mark.parametrize("limit", [150, 500, 700, 1000, 2000, 2800])
 def test_the_cap_is_the_largest_in_budget_for_any_supply(limit):
-    from host_tools import hw_power
-    cap = hw_power.max_cap(limit, 36)
+    cap = power.max_cap(limit, 36)
     budget = limit * 0.8
     assert worst_ma(36, cap) <= budget < worst_ma(36, cap + 1)
-    total = hw_power.channel_sum_max(limit, 36)
+    total = power.channel_sum_max(limit, 36)
     # the frame channel sum at the limit fits, one more does not
     assert 36 + 50 + total * 20 / 255.0 <= budget < 36 + 50 + (total + 1) * 20 / 255.0
 
 
 def test_whole_numbers_are_pins_as_the_firmware_reads_them_and_booleans_are_not():
     """docs/config.md: 300 or 300.0; true/false are not numbers."""
-    assert hardware.check_config({"pins": {"button": 22.0}})["pins"]["button"] == 22.0
+    assert check_config({"pins": {"button": 22.0}})["pins"]["button"] == 22.0
     with pytest.raises(ValueError, match="pins.button"):
-        hardware.check_config({"pins": {"button": True}})
+        check_config({"pins": {"button": True}})
     with pytest.raises(ValueError, match="pins.button"):
-        hardware.check_config({"pins": {"button": 22.5}})
+        check_config({"pins": {"button": 22.5}})
 
 
 def test_a_stick_led_on_a_square_led_is_refused_naming_the_square():
     pinmap = shipped()
     pinmap["leds"]["sticks"] = 29
     with pytest.raises(ValueError, match=r"leds.sticks: LED 29 already shows square 30"):
-        hardware.check_pinmap(pinmap)
+        check_pinmap(pinmap)
 
 
 # -- an installed copy, without the repository beside it ----------------------------------
@@ -463,18 +466,18 @@ def test_without_the_repository_the_default_pin_map_comes_from_the_firmware(
         tmp_path, monkeypatch):
     """`pip install .` ships no hardware/ folder: firmware/pins.py, generated
     from hardware/pinmap.json, gives the same wiring."""
-    with open(os.path.join(ROOT, hardware.PINMAP_PATH)) as f:
+    with open(os.path.join(ROOT, PINMAP_PATH)) as f:
         shipped = json.load(f)
     shipped.pop("boards")
-    monkeypatch.setattr(hardware, "ROOT", str(tmp_path))
-    assert hardware.load_pinmap() == hardware.check_pinmap(shipped)
-    assert hardware.check_config({"pins": {"button": 18}})["pins"]["button"] == 18
+    monkeypatch.setattr("host_tools.hardware.pins.ROOT", str(tmp_path))
+    assert load_pinmap() == check_pinmap(shipped)
+    assert check_config({"pins": {"button": 18}})["pins"]["button"] == 18
 
 
 def test_without_the_repository_generate_says_to_run_it_in_a_clone(tmp_path, monkeypatch,
                                                                     capsys):
-    monkeypatch.setattr(hardware, "ROOT", str(tmp_path))
-    assert hardware.main(["generate"]) == 2
+    monkeypatch.setattr("host_tools.hardware.generated.ROOT", str(tmp_path))
+    assert main(["generate"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("python -m host_tools.hardware generate: this copy of senet-board")
     assert "clone of the repository" in err and err.count("\n") == 1

@@ -28,9 +28,10 @@ import json
 import sys
 import time
 
-from host_tools.hw_wiring import where
 from host_tools.board.messages import DeployError
 from host_tools.board.serialport import add_port_argument, connect, parse_event
+from host_tools.hardware.pins import check_config, load_pinmap, read_json
+from host_tools.hardware.wiring import where
 
 SQUARES = 30
 NO_SELFTEST = ("The board does not answer the self-test: make sure it runs the Senet "
@@ -280,11 +281,10 @@ def add_arguments(parser):
 
 def board_wiring(config=None):
     """The wiring to name in the report: the defaults, or ``config``'s."""
-    from host_tools import hardware
     try:
         if config is None:
-            return hardware.load_pinmap()
-        return hardware.check_config(hardware.read_json(config))
+            return load_pinmap()
+        return check_config(read_json(config))
     except (ValueError, OSError) as e:
         raise DeployError("%s: %s" % (config, getattr(e, "strerror", None) or e))
 

@@ -10,10 +10,11 @@ prose around it is left alone. Pure: text in, text out.
 import json
 import textwrap
 
-from host_tools.hw_pins import ALL_PIN_KEYS, SQUARES, header_pin
-from host_tools.hw_power import (BOARD_MA, CHANNELS, LED_IDLE_MA, LED_MA_PER_CHANNEL,
-                                 fixed_ma, power_figures)
-from host_tools.hw_wiring import SR_INPUTS, matrix_squares
+from firmware.pinrules import PIN_KEYS, SQUARES
+from host_tools.hardware.pins import header_pin
+from host_tools.hardware.power import (BOARD_MA, CHANNELS, LED_IDLE_MA, LED_MA_PER_CHANNEL,
+                                       fixed_ma, power_figures)
+from host_tools.hardware.wiring import SR_INPUTS, matrix_squares
 
 # Scan timing the firmware follows (docs/hardware.md explains both numbers).
 MATRIX_SETTLE_US = 50
@@ -31,7 +32,7 @@ GENERATED = """\
 def _pins_lines(pins, indent):
     """A "pins" block's keys, one a line, in the pin rules' order."""
     return ['%s"%s": %s,' % (indent, key, json.dumps(pins[key]))
-            for key in ALL_PIN_KEYS if key in pins]
+            for key in PIN_KEYS if key in pins]
 
 
 def _py_literal(pinmap):

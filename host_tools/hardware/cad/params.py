@@ -9,7 +9,8 @@ come from the same numbers. This module needs no CAD library.
 import json
 import os
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from host_tools import ROOT
+
 BOARD_PATH = os.path.join("hardware", "board.json")
 
 ROWS = 3                        # C1: 30 squares, 3 rows of 10

@@ -8,8 +8,22 @@ defaults (:func:`with_defaults`).
 
 The rules themselves come from firmware/pinrules.py, the one source the
 firmware also checks config.json with when the board starts; the functions
-here only word the host's messages.
+here only word the host's messages. The files are read here too: a pin map
+(:func:`load_pinmap`) or a config.json (:func:`check_config`), each checked.
 """
+
+import copy
+import json
+import os
+import sys
+
+from firmware.pinrules import (LED_ORDERS, LIST_LENGTHS, PIN_KEYS, RESERVED, SCANNER_PINS,
+                               SQUARES, gpio_problem, labelled_pins, led_problem,
+                               pin_clashes, whole, wired_keys)
+from host_tools import ROOT
+
+PINMAP_PATH = os.path.join("hardware", "pinmap.json")
+
 
 # --- The Raspberry Pi Pico's header (Pico datasheet, "Pinout") -------------
 
@@ -36,20 +50,7 @@ def header_pin(gpio):
     raise ValueError("GP%d is not on the Pico's header." % gpio)
 
 
-# --- The rules: the firmware's own, so the two can never disagree ------------
-
-from firmware.pinrules import (  # noqa: E402,F401  (re-exported for the drawing and tables)
-    COMMON_PINS, HEADER_GPIOS, LED_ORDERS, LIST_LENGTHS, PIN_KEYS, RESERVED,
-    SCANNER_PINS, SQUARES, STICKS, extra_leds, gpio_problem, labelled_pins,
-    led_problem, pin_clashes, whole, wired_keys)
-
-
 # --- The host's messages ---------------------------------------------------------
-
-# Names the drawing and the tables use.
-SCANNERS = SCANNER_PINS
-ALL_PIN_KEYS = PIN_KEYS
-
 
 def _pin_values(key, value):
     """The pins behind one key, each checked: ValueError naming the first bad one."""
@@ -202,3 +203,46 @@ def with_defaults(data, defaults):
         else:
             merged[part] = given
     return merged
+
+
+# --- The files ----------------------------------------------------------------------
+
+def read_json(path):
+    """The JSON in ``path``; ValueError with one sentence when it is not."""
+    name = os.path.basename(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError("%s is not UTF-8 text (byte %d); save it as UTF-8." % (name, exc.start))
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise ValueError("%s is not valid JSON: %s." % (name, exc))
+
+
+def load_pinmap(path=None):
+    """Load and check a complete pin map file (the repository's by default,
+    else, in an installed copy, the firmware's defaults generated from it)."""
+    if path is None:
+        path = os.path.join(ROOT, PINMAP_PATH)
+        if not os.path.isfile(path):
+            from firmware.pins import PINMAP
+            return check_pinmap(copy.deepcopy(PINMAP))
+    return check_pinmap(read_json(path))
+
+
+def check_config(data):
+    """Check a pin map or a config.json as the board would read it; return the
+    wiring it gives (completed from the defaults)."""
+    if not isinstance(data, dict):
+        raise ValueError("the file must hold a JSON object.")
+    wiring = check_pinmap(with_defaults(data, load_pinmap()))
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    from firmware.config import validate
+    _, messages = validate({k: data[k] for k in data if k != "boards"})  # a pin map's own table
+    if messages:
+        raise ValueError("; ".join(m.replace("config.json: ", "") for m in messages) + ".")
+    return wiring

@@ -1,28 +1,24 @@
-"""Write every file the board's design generates.
-
-Usage::
-
-    senet-board hardware                     # regenerate into the repository
-    senet-board hardware --board B.json --out DIR
-    python -m host_tools.cad [--board B.json] [--out DIR]
-
-The pin-map files (firmware/pins.py, hardware/wiring.svg, the wiring tables)
-are regenerated first, then the CAD files. Without the ``cad`` extra the
-command says so in one line and exits 1.
+"""Write every file the board's design generates: the panels, the pieces,
+the whole board, the drawing, the parts list and their tables in
+docs/hardware.md (``senet-board hardware``, host_tools/hardware/command.py,
+runs it after the pin-map files). Without the ``cad`` extra
+:func:`generate_cad` says so in one line and returns 1.
 """
 
-import argparse
 import json
 import os
 import sys
 import time
+
+from host_tools import ROOT
+from host_tools.hardware.pins import PINMAP_PATH
+from host_tools.hardware.text import splice
 
 from . import bom, drawing, layout, params, pieces
 
 CAD_DIR = os.path.join("hardware", "cad")
 BOM_PATH = os.path.join("hardware", "bom.csv")
 DOC_PATH = os.path.join("docs", "hardware.md")
-PINMAP_PATH = os.path.join("hardware", "pinmap.json")
 PANELS = ("top", "frame", "bottom")
 MISSING = ("the CAD extra is not installed: run pip install -e '.[cad]' "
            "(build123d and ezdxf) and try again")
@@ -36,7 +32,7 @@ def cad_path(name):
     return os.path.join(CAD_DIR, name)
 
 
-def led_layout(root=params.ROOT):
+def led_layout(root=ROOT):
     """The LED strip's layout (``leds``) from the pin map."""
     with open(os.path.join(root, PINMAP_PATH), encoding="utf-8") as f:
         return json.load(f)["leds"]
@@ -70,10 +66,8 @@ def board_table(board):
     return "\n".join(out)
 
 
-def text_files(root=params.ROOT, board=None):
+def text_files(root=ROOT, board=None):
     """Every generated text file (path -> text) that needs no CAD library."""
-    from host_tools.hardware import splice
-
     board = board or params.load(os.path.join(root, params.BOARD_PATH))
     pieces.check(board)
     leds = led_layout(root)
@@ -97,7 +91,7 @@ def _require():
         raise CadMissing(MISSING) from None
 
 
-def write_all(root=params.ROOT, out=None, board_path=None):
+def write_all(root=ROOT, out=None, board_path=None):
     """Write every generated file under out (default: the repository).
     Returns the paths written, relative to out."""
     board = params.load(board_path or os.path.join(root, params.BOARD_PATH))
@@ -130,11 +124,6 @@ def write_all(root=params.ROOT, out=None, board_path=None):
     return written
 
 
-def add_arguments(parser):
-    parser.add_argument("--board", help="parameter file (default hardware/board.json)")
-    parser.add_argument("--out", help="write into this folder instead of the repository")
-
-
 def generate_cad(out=None, board_path=None):
     """Write the CAD files and report in one line; 1 without the extra."""
     start = time.perf_counter()
@@ -151,17 +140,3 @@ def generate_cad(out=None, board_path=None):
     print("generated %d files in %.1f s" % (len(written), time.perf_counter() - start))
     return 0
 
-
-def run(args):
-    if not args.out and not args.board:
-        from host_tools import hardware
-        for path in hardware.generate():
-            print("wrote %s" % path)
-    return generate_cad(args.out, args.board)
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host_tools.cad",
-                                     description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    return run(parser.parse_args(argv))

@@ -5,8 +5,9 @@ header, option A's matrix, option B's chain, the LED strip with the power and
 the button. Pure: the pin map in, the SVG text out.
 """
 
-from host_tools.hw_pins import HEADER, SQUARES
-from host_tools.hw_wiring import sr_input
+from firmware.pinrules import SQUARES
+from host_tools.hardware.pins import HEADER
+from host_tools.hardware.wiring import sr_input
 
 # --- hardware/wiring.svg ---------------------------------------------------
 

@@ -1,5 +1,0 @@
-import sys
-
-from host_tools.cad.generate import main
-
-sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from host_tools.hardware.command import main
+
+sys.exit(main())
