@@ -261,26 +261,27 @@ def replay_log(f, game):
         size += len(line)
 
 
-def _ring_head(f, slot):
-    """(seq, length, crc) of the record at ``slot``, or None: no record."""
-    from firmware.store import MAGIC, SLOT
+def _ring_head(f, slot, layout):
+    """(seq, length, crc, bytes of the head) of the record at ``slot``, or
+    None: no record."""
+    SLOT, MAGIC = layout[1], layout[2]
     f.seek((1 + slot) * SLOT)
     head = f.read(40)
     end = head.find(b"\n")
     if end < 0:
         return None
-    parts = head[:end].split()
-    if len(parts) != 4 or parts[0] != MAGIC.encode():
-        return None
     try:
+        parts = head[:end].decode().split()
+        if len(parts) != 4 or parts[0] != MAGIC:
+            return None
         return int(parts[1]), int(parts[2]), int(parts[3]), end + 1
-    except ValueError:
+    except (UnicodeError, ValueError):   # zeros, or a record half written
         return None
 
 
-def _ring_body(f, slot, head):
+def _ring_body(f, slot, head, layout):
     """The record's text if its length and CRC hold, else None."""
-    from firmware.store import SLOT, checksum
+    SLOT, checksum = layout[1], layout[4]
     seq, length, crc, skip = head
     if length < 1 or length > SLOT:
         return None
@@ -291,9 +292,8 @@ def _ring_body(f, slot, head):
     return data[:length].decode()
 
 
-def _ring_game(body):
+def _ring_game(body, DIGITS):
     """The game a record holds: ``spec squares side opening throw -plies``."""
-    from firmware.store import DIGITS
     parts = body.split(" ")
     if len(parts) != 6:
         raise ValueError("saved game record has %d fields" % len(parts))
@@ -318,31 +318,30 @@ def _ring_game(body):
 def load_ring(store):
     """game.sav's newest whole record: ``(game, reason)``, or None if there
     is none or it says the game is in game.json (firmware/store.py)."""
-    from firmware.store import RING
+    layout = store.layout()
     f = store.open(store.ring, "rb")
     try:
         below = None
         while True:
             best = None
-            for slot in range(RING):
-                head = _ring_head(f, slot)
+            for slot in range(layout[0]):
+                head = _ring_head(f, slot, layout)
                 if head is not None and (below is None or head[0] < below) and (
                         best is None or head[0] > best[1][0]):
                     best = (slot, head)
             if best is None:
                 return None
-            body = _ring_body(f, best[0], best[1])
+            body = _ring_body(f, best[0], best[1], layout)
             if body is not None:
                 break
             below = best[1][0]           # cut short: the record before it
     finally:
         f.close()
-    store._seq = best[1][0]
+    store.found(best[1][0], body == "F")
     if body == "F":
-        store._in_files = True
         return None
     try:
-        game = _checked(lambda b, _: _ring_game(b), body)
+        game = _checked(_ring_game, body, layout[3])
     except MemoryError:
         raise
     except Exception as e:

@@ -346,6 +346,17 @@ class Store:
         finally:
             f.close()
 
+    def found(self, seq, in_files):
+        """game.sav's newest record is number ``seq`` (``in_files``: it says
+        the game is in game.json); the next goes after it."""
+        self._seq = seq
+        self._in_files = in_files
+
+    def layout(self):
+        """(RING, SLOT, MAGIC, DIGITS, checksum): game.sav's shape, for its
+        reader (firmware/resume.py imports nothing from here)."""
+        return RING, SLOT, MAGIC, DIGITS, checksum
+
     def close(self):
         """Let game.sav go (a board never does: closing it stamps the
         directory; tests and tools do)."""
