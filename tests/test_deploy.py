@@ -24,6 +24,7 @@ from host_tools.board.serialport import find_port, parse_event
 from standin import StandIn, micropython_binary
 from standin.device import FAKES
 from standin.scenario import KENDALL_START, hook
+from sigint import as_from_a_terminal
 
 pytestmark = pytest.mark.micropython
 
@@ -392,7 +393,8 @@ def test_the_stand_in_by_hand_takes_a_deploy(tmp_path):
     import signal
     flash = tmp_path / "flash"
     proc = subprocess.Popen([sys.executable, "-m", "standin", str(flash), "--fakes"],
-                            stdout=subprocess.PIPE, text=True, cwd=os.path.join(ROOT, "tests"))
+                            stdout=subprocess.PIPE, text=True, cwd=os.path.join(ROOT, "tests"),
+                            preexec_fn=as_from_a_terminal)
     try:
         line = proc.stdout.readline()
         assert line.startswith("stand-in Pico on /dev/"), line
