@@ -85,6 +85,46 @@ def clock_step_us(tries=5):
     return best
 
 
+PICO_HEAP = 245888              # bytes: MicroPython 1.28's rp2 port on a Pico
+PICO_BLOCKS = PICO_HEAP // 16    # the collector's blocks of 4 words (4 bytes each)
+
+
+def pico_like_heap(word_bytes):
+    """The unix-port heap (bytes) with as many blocks as the Pico's: a
+    collection walks the heap block by block, so this is the heap whose
+    collections take the Pico's share of work. Objects there are about 1.75
+    times as large on a 64-bit port, so they fill about the Pico's share of
+    it too."""
+    return PICO_BLOCKS * 4 * word_bytes
+
+
+def heap_advice(heap, platform=None, implementation=None, word_bytes=None):
+    """What a heap of ``heap`` bytes means for the figures, in a few words.
+
+    On a board (the Pico's rp2 port, CircuitPython) the heap is the board's
+    own, nothing to change. On the unix port the heap is chosen with
+    ``-X heapsize=``: the Pico-like one has the Pico's number of blocks
+    (``pico_like_heap``: 480K on a 64-bit port, 240K on a 32-bit one)."""
+    import sys
+    if platform is None:
+        platform = sys.platform
+    if implementation is None:
+        implementation = sys.implementation.name
+    if word_bytes is None:
+        word_bytes = 8 if sys.maxsize > 2 ** 32 else 4
+    if implementation != "micropython" or platform not in ("linux", "darwin", "freebsd"):
+        return "this board's own heap"
+    like = pico_like_heap(word_bytes)
+    flag = "-X heapsize=%dK" % (like // 1024)
+    if abs(heap - like) <= like // 20:
+        return "about the Pico's: as many blocks to collect (%s)" % flag
+    if heap < like:
+        return ("smaller than the Pico's in blocks: collections come out shorter and "
+                "memory runs out sooner; run with %s" % flag)
+    return ("larger than the Pico's in blocks: every collection takes longer; "
+            "run with %s" % flag)
+
+
 def pico_ms(measured_ms, calibration_ms):
     return measured_ms * PICO_MS / calibration_ms
 

@@ -2,7 +2,7 @@
 figures, and on MicroPython how much heap a whole game needs.
 
     python tests/bench/firmware_bench.py
-    micropython -X heapsize=192K tests/bench/firmware_bench.py [LIB [STORE]]
+    micropython -X heapsize=480K tests/bench/firmware_bench.py [LIB [STORE]]
     mpremote mount . run tests/bench/firmware_bench.py      # on a Pico
     >>> exec(open("tests/bench/firmware_bench.py").read())  # CircuitPython's REPL
 
@@ -10,10 +10,13 @@ Run from the repository's root (``firmware``, ``engine`` and ``tests/bench``
 are found by fixed relative paths: on a Pico through a raw REPL there is no
 ``__file__``), or on a CircuitPython board from the drive's root, with
 ``tests/bench/`` copied onto it and the engine and firmware in its ``lib/``
-(docs/circuitpython.md). On the unix port give it the Pico's heap, 192K: a garbage
-collection sweeps the whole heap, so the recognising step's figure grows with
-the heap (with the default 2 MB heap it comes out several times the Pico's).
-The output says which heap it ran in.
+(docs/circuitpython.md). On the 64-bit unix port give it 480K: the Pico's
+245,888-byte heap is 15,368 blocks of 16 bytes, and 480K is as many blocks of
+32, so a collection walks as many blocks (a smaller heap makes collections
+look shorter than the Pico's, a larger one longer), and the objects, some
+1.75 times larger here, fill about the same share of it. The output says
+what the heap it ran in means (calibration.heap_advice): on a board, the
+board's own heap; on the unix port, how it compares with that.
 
 LIB, if given, is a folder put first on sys.path: the engine and firmware
 compiled to .mpy with mpy-cross, as the Pico runs them ("." for none).
@@ -44,6 +47,15 @@ figures as little as possible; on a quiet host the runs agree.
   The host's file writes are scaled as if they were Python work, so this
   Pico figure says little about the Pico's flash; it shows the save's cost
   growing with the game.
+- ``collect_us``, ``pico_collect_ms``: one ``gc.collect()`` (the median of
+  21) with a saved kendall game 40 moves in.
+- ``save_step_us``, ``save_step_max_us``, ``pico_...``: the step after a
+  commit, where the App saves and collects (median, maximum: a whole-file
+  rewrite), saved to files in RAM: the Pico's flash time comes on top
+  (tests/bench/flash_bench.py).
+- ``max_step_us``, ``max_step_kind``, ``pico_max_step_ms``: the longest
+  other step and what it did ("other": a lift, a redraw); ``steps_over_5ms``.
+  That game is played three times, each step timed by its fastest run.
 - ``clock``, ``clock_step_us``: what the times were taken with
   (calibration.py's CLOCK) and its smallest step. On a clock as coarse as
   ``supervisor.ticks_ms`` (1000 us) a single step's figure is mostly 0 or
@@ -83,6 +95,13 @@ from firmware.app import App
 PICO_CALIBRATION_MS = _calibration.PICO_MS
 OFF = 31                                 # engine.position.OFF
 TICK_MS = 10
+# What a noted step did: the save (the step after a commit, where the App
+# saves it and collects), a commit of each kind, or none of these.
+_KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "other")
+_COMMITS = _KINDS[1:7]
+_SAVE = 0
+_QUIET = 7
+RUNS = 3                                 # saved games played, for the fastest of each step
 MICROPYTHON = sys.implementation.name == "micropython"
 HEAP = hasattr(gc, "mem_alloc")          # MicroPython and CircuitPython
 
@@ -99,8 +118,134 @@ def calibrate():
     return min(_calibrations)
 
 
+class MemoryFlash:
+    """Files in RAM for Store(fs=...): the save's own work is timed, not the
+    host's disk (its renames and os.sync() are nothing like the Pico's)."""
+
+    def __init__(self):
+        self.files = {}
+
+    def open(self, path, mode="r"):
+        return _MemoryFile(self, path, mode)
+
+    def _has(self, path):
+        if path not in self.files:
+            raise OSError(2)
+
+    def rename(self, old, new):
+        self._has(old)
+        self.files[new] = self.files.pop(old)
+
+    def remove(self, path):
+        self._has(path)
+        del self.files[path]
+
+    def stat(self, path):
+        self._has(path)
+        return (0, 0, 0, 0, 0, 0, len(self.files[path]))
+
+
+class _MemoryFile:
+    def __init__(self, flash, path, mode):
+        if mode[0] == "r":
+            flash._has(path)
+        elif mode[0] == "w":
+            flash.files[path] = ""
+        self.flash = flash
+        self.path = path
+        self.parts = []
+
+    def write(self, text):
+        self.parts.append(text)
+        return len(text)
+
+    def read(self, size=-1):
+        return self.flash.files[self.path]
+
+    def flush(self):
+        pass
+
+    def close(self):
+        if self.parts:
+            files = self.flash.files
+            files[self.path] = files.get(self.path, "") + "".join(self.parts)
+            self.parts = []
+
+
+def saving_app(seed):
+    """A kendall App saving its game to a MemoryFlash."""
+    import firmware.app
+    from firmware.store import Store
+    flash = MemoryFlash()
+    real = firmware.app.Store
+    firmware.app.Store = lambda folder: Store(folder, fs=flash)
+    try:
+        return App(config={"ruleset": "kendall"}, store_dir="flash", rng=XorShift(seed))
+    finally:
+        firmware.app.Store = real
+
+
+class Steps:
+    """The long and the save steps of one game played several times, each
+    with its fastest run (a step is long only if long in every run: other
+    processes on the host do not make one so). The first run lists them
+    (step * 8 + kind) in lists made whole at the start, ``size`` long, so
+    the heap they take does not depend on the host's load (``missed``
+    counts what did not fit); later runs lower their times or drop them."""
+
+    def __init__(self, size=800):
+        self.keys = [0] * size
+        self.took = [0] * size
+        self.count = 0
+        self.missed = 0
+        self.runs = 0
+        self._at = 0
+
+    def begin(self):
+        self.runs += 1
+        self._at = 0
+        took = self.took
+        for i in range(self.count):
+            took[i] = -took[i]           # not yet seen in this run
+
+    def note(self, key, us):
+        if self.runs == 1:
+            if self.count == len(self.keys):
+                self.missed += 1
+                return
+            self.keys[self.count] = key
+            self.took[self.count] = us
+            self.count += 1
+            return
+        keys = self.keys
+        at = self._at
+        while at < self.count and keys[at] < key:
+            at += 1
+        self._at = at
+        if at < self.count and keys[at] == key and self.took[at] < 0:
+            self.took[at] = min(-self.took[at], us)
+
+    def end(self):
+        took = self.took
+        for i in range(self.count):
+            if took[i] < 0:
+                took[i] = 0              # not long in this run
+
+
+def collection_us(repeats=21):
+    """Median microseconds of one ``gc.collect()`` in the heap as it is."""
+    took = []
+    for _ in range(repeats):
+        start = ticks_us()
+        gc.collect()
+        took.append(ticks_diff(ticks_us(), start))
+    return median(took)
+
+
 def median(values):
-    values = sorted(values)
+    """The middle value; ``values`` is sorted in place (a copy needs a block
+    as long as the list, which a cut-up small heap may not have)."""
+    values.sort()
     return values[len(values) // 2]
 
 
@@ -111,7 +256,7 @@ def bit(square):
 class Hands:
     """A clock, a button and the pieces, stepping one App and timing it."""
 
-    def __init__(self, app, track_heap=False):
+    def __init__(self, app, track_heap=False, long_us=None):
         self.app = app
         self.t = 0
         self.occ = 0
@@ -120,6 +265,11 @@ class Hands:
         self.track_heap = track_heap
         self.peak_heap = 0
         self.steps = 0
+        # long_us: every step over it is noted, and every save step, in
+        # ``steps`` (a Steps, shared by the runs of one game)
+        self.long_us = long_us
+        self.steps_seen = None
+        self._committed = False
 
     def step(self):
         self.t += TICK_MS
@@ -134,9 +284,17 @@ class Hands:
             if used > self.peak_heap:
                 self.peak_heap = used
         self.steps += 1
+        kind = _SAVE if self._committed else _QUIET
+        self._committed = False
         for e in out:
-            if e["event"] == "move":
+            name = e["event"]
+            if name == "move":
                 self.settle_us.append(took)
+            if name in _COMMITS and kind != _SAVE:
+                kind = _KINDS.index(name)
+                self._committed = True   # the App saves it at its next step
+        if self.long_us is not None and (took > self.long_us or kind == _SAVE):
+            self.steps_seen.note(self.steps * 8 + kind, took)
         return out
 
     def wait(self, ms):
@@ -178,8 +336,9 @@ class Hands:
         self.rest()
 
 
-def play_game(hands, seed, max_actions=3000):
-    """Set the pieces up and play to the end; return the moves played."""
+def play_game(hands, seed, max_actions=3000, moves=None):
+    """Set the pieces up and play to the end (or ``moves`` moves); return
+    the moves played."""
     from engine.position import Position
     app = hands.app
     rng = XorShift(seed)
@@ -188,7 +347,7 @@ def play_game(hands, seed, max_actions=3000):
     played = 0
     for _ in range(max_actions):
         state = app.state
-        if state == "game_over":
+        if state == "game_over" or played == moves:
             return played
         if state == "opening" or state == "throw":
             hands.press()
@@ -207,17 +366,17 @@ def idle_figures(app, now, occ, rounds=200):
     draws the blink's next frame."""
     period = 40                                # firmware.app.FRAME_MS
     per_round = len(range(1, period, 3))
-    idle = []
-    redraw = []
+    idle = [0] * rounds              # made whole before the heap is cut up
+    redraw = [0] * rounds
     for r in range(rounds):
         t = now + r * period
         start = ticks_us()
         app.step(t, occ, False)
-        redraw.append(ticks_diff(ticks_us(), start))
+        redraw[r] = ticks_diff(ticks_us(), start)
         start = ticks_us()
         for dt in range(1, period, 3):
             app.step(t + dt, occ, False)
-        idle.append(ticks_diff(ticks_us(), start) / per_round)
+        idle[r] = ticks_diff(ticks_us(), start) / per_round
     return median(idle), median(redraw)
 
 
@@ -271,6 +430,51 @@ def main():
         report["pico_settle_save_step_ms"] = round(pico_ms(median(saving), calibration), 2)
         report["pico_settle_save_step_max_ms"] = round(pico_ms(max(saving), calibration), 2)
 
+    # the same saved kendall game RUNS times: every step's fastest run, the
+    # step that saves (with the App's collection) and the longest of all
+    long_us = 4 * calibration * 1000 / PICO_CALIBRATION_MS       # 4 ms on a Pico
+    gc.collect()
+    steps = Steps()
+    for _ in range(RUNS):
+        hands = Hands(saving_app(3), long_us=long_us)
+        hands.steps_seen = steps
+        steps.begin()
+        play_game(hands, 3)
+        steps.end()
+        report["steps_per_game"] = hands.steps
+        hands = None
+        gc.collect()
+    keys = steps.keys[:steps.count]
+    took = steps.took[:steps.count]
+    report["steps_not_noted"] = steps.missed
+    steps = None
+    saves = [took[i] for i in range(len(took)) if keys[i] & 7 == _SAVE and took[i]]
+    five = 5 * calibration * 1000 / PICO_CALIBRATION_MS
+    longest = 0
+    over = 0
+    for i in range(len(took)):
+        if keys[i] & 7 != _SAVE:
+            over += took[i] > five
+            if took[i] > longest:
+                longest = took[i]
+                report["max_step_kind"] = _KINDS[keys[i] & 7]
+    report["save_step_us"] = median(saves)
+    report["save_step_max_us"] = max(saves)
+    report["max_step_us"] = longest                   # the save step aside
+    report.setdefault("max_step_kind", "none over 4 ms")
+    report["steps_over_5ms"] = over
+    keys = took = saves = None
+    # one collection with a game going on (40 moves in, saved)
+    hands = Hands(saving_app(3))
+    play_game(hands, 3, moves=40)
+    report["collect_us"] = collection_us()
+    hands = None
+    gc.collect()
+    calibration = calibrate()
+    report["calibration_ms"] = round(calibration, 2)
+    for key in ("save_step", "save_step_max", "max_step", "collect"):
+        report["pico_%s_ms" % key] = round(pico_ms(report[key + "_us"], calibration), 2)
+
     report["idle_step_us"] = round(idle, 1)
     report["redraw_step_us"] = round(redraw, 1)
     report["settle_step_us"] = settle_median
@@ -295,14 +499,7 @@ def main():
     if HEAP:
         heap = gc.mem_free() + gc.mem_alloc()
         report["heap_bytes"] = heap
-        if not MICROPYTHON:                   # a board's own heap
-            hint = ""
-        elif heap <= 200 * 1024:
-            hint = " (-X heapsize=192K: about the Pico's)"
-        else:
-            hint = (": larger than the Pico's, so every collection takes longer; "
-                    "run with -X heapsize=192K")
-        print("heap: %d bytes%s" % (heap, hint))
+        print("heap: %d bytes: %s" % (heap, _calibration.heap_advice(heap)))
     print("calibration loop: %.2f ms (fastest of %d runs: %s; %d ms on a Pico)" % (
         calibration, len(_calibrations), " ".join("%.1f" % c for c in _calibrations),
         PICO_CALIBRATION_MS))
@@ -315,6 +512,14 @@ def main():
     if "peak_heap_bytes" in report:
         print("heap: %d bytes live before the game, %d bytes at the peak of a whole game" % (
             report["heap_at_start_bytes"], report["peak_heap_bytes"]))
+    print("one collection with a game going on: %d us (Pico %.2f ms)" % (
+        report["collect_us"], report["pico_collect_ms"]))
+    print("save step (with its collection): %d us median, %d us max (Pico %.2f ms, %.2f ms)"
+          % (report["save_step_us"], report["save_step_max_us"], report["pico_save_step_ms"],
+             report["pico_save_step_max_ms"]))
+    print("longest other step: %d us, %s (Pico %.2f ms); %d steps over 5 ms (Pico) of %d" % (
+        report["max_step_us"], report.get("max_step_kind"), report["pico_max_step_ms"],
+        report["steps_over_5ms"], report["steps_per_game"]))
     if "settle_save_step_us" in report:
         print("settle step with the save: %d us median, %d us max (Pico %.1f ms median, "
               "%.1f ms max)" % (report["settle_save_step_us"], report["settle_save_step_max_us"],
