@@ -137,10 +137,10 @@ class Game:
         self.ended = None
         return side, throw, _move_text(origin, to), self.position
 
-    def turns(self):
-        """Yield (side, throw, move text or None) for each move and pass so far,
-        straight from the log (no replay)."""
-        for i in range(len(self._plies)):
+    def turns(self, start=0):
+        """Yield (side, throw, move text or None) for each move and pass so far
+        (from ply ``start`` on), straight from the log (no replay)."""
+        for i in range(start, len(self._plies)):
             side, throw, origin, to = self._plies[i]
             yield side, throw, _move_text(origin, to)
 

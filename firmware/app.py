@@ -633,9 +633,11 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         self._state = "move"
         self._mismatch = None
         self._recogniser.begin(game.position.occupancy(), moves)
-        self._recogniser.classify(self._occ, self.roles)
         self._dirty = True
-        self._check_now()
+        if self._settled:
+            self._board_settled()        # judges the board, hints and all
+        else:
+            self._recogniser.classify(self._occ, self.roles)
 
     def _check_now(self):
         """Judge the board at once if it is already at rest."""

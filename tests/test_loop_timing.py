@@ -114,3 +114,84 @@ def test_a_command_that_changes_the_lights_reaches_the_strip(pico, monkeypatch):
     assert sent[0] and seen[-1][0] in ("move", "nomove"), seen[-1]
     wrong = [i for i, (_, shows) in enumerate(seen) if not shows and i > 0]
     assert wrong == [], (wrong, seen[wrong[0] - 1:wrong[0] + 2] if wrong else None)
+
+
+# -- the work of the steps that follow a throw or a move ----------------------------
+# (counted, not timed: tests/bench/firmware_bench.py gives the Pico figures)
+
+def _game_at_ply(plies, store_dir):
+    """A BoardSim whose saved kendall game is ``plies`` plies in, the board
+    set up and the App waiting for a throw or a move."""
+    from board_sim import BoardSim
+    from engine.sticks import XorShift
+    from engine.position import Position
+    sim = BoardSim(config={"ruleset": "kendall"}, store_dir=store_dir, rng=XorShift(3))
+    sim.set_board(Position.parse(sim.app.position).occupancy())
+    choose = XorShift(3)
+    while sim.app.game.ply_count < plies:
+        state = sim.app.state
+        assert state != "game_over"
+        if state in ("opening", "throw"):
+            sim.press()
+        elif state == "move":
+            sim.play(sim.app.moves[choose.randrange(len(sim.app.moves))])
+        else:
+            sim.wait(500)
+    return sim
+
+
+def test_a_save_late_in_a_game_reads_only_the_plies_it_adds(tmp_path, monkeypatch):
+    """The save after a throw or a move appends its line or two to the log:
+    it reads the new plies from the game, not all of them (at ply 100 every
+    save read 100 plies, some 20 ms on a Pico)."""
+    from engine.game import PlyLog
+    sim = _game_at_ply(100, str(tmp_path))
+    while sim.app.state != "throw":
+        sim.wait(100)
+    reads = [0]
+    real = PlyLog.__getitem__
+
+    def counted(log, index):
+        reads[0] += 1
+        return real(log, index)
+    monkeypatch.setattr(PlyLog, "__getitem__", counted)
+    saved = []
+    for _ in range(3):                       # three throws and moves, each saved
+        before = reads[0]
+        sim.press()
+        while sim.app.state != "move":
+            sim.wait(100)
+        sim.play(sim.app.moves[0])
+        saved.append(reads[0] - before)
+    assert sim.app.game.ply_count >= 103
+    # a rewrite (the log past its length) reads them all, once in a while
+    assert sorted(saved)[0] <= 4, saved
+
+
+def test_the_throw_step_judges_the_board_once(tmp_path, monkeypatch):
+    """The throw lights the movable pieces from one look at the board: the
+    recogniser classifies it once in the step that throws, not twice."""
+    from firmware import recognise
+    sim = _game_at_ply(10, None)
+    while sim.app.state != "throw":
+        sim.wait(100)
+    calls = [0]
+    real = recognise.Recogniser.classify
+
+    def counted(self, occ, roles):
+        calls[0] += 1
+        return real(self, occ, roles)
+    monkeypatch.setattr(recognise.Recogniser, "classify", counted)
+    sim.button = True
+    for _ in range(12):                      # held 120 ms, then let go
+        sim.step()
+    sim.button = False
+    for _ in range(50):
+        calls[0] = 0
+        out = sim.step()
+        if any(e["event"] == "throw" for e in out):
+            break
+    else:
+        raise AssertionError("no throw after the press")
+    assert sim.app.state in ("move", "nomove")
+    assert calls[0] <= 1, calls[0]
