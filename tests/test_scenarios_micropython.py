@@ -25,7 +25,8 @@ from mpyhelp import compile_lib, tool
 SCRIPT = os.path.join("tests", "mp", "test_scenarios_mp.py")
 EXTRA = ["tests/board_sim.py", SCRIPT] + [
     os.path.join("tests", "mp", name + ".py")
-    for name in ("scenario_hands", "scenario_stories", "scenario_games", "scenario_power")]
+    for name in ("runner", "scenario_hands", "scenario_stories", "scenario_games",
+                 "scenario_power")]
 ROOMY = "512K"
 TARGET = "112K"
 CUT_EVERY = 2

@@ -26,21 +26,10 @@ from firmware import compat  # noqa: E402
 firmware.ticks_diff = compat.ticks_diff     # the shim switched, before the App loads
 from board_sim import BoardSim  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
+from runner import check, done  # noqa: E402
 
 STORE = sys.argv[1] if len(sys.argv) > 1 else None
 PERIOD = 1 << 29
-results = [0, 0]
-
-
-def check(name, fn):
-    gc.collect()
-    try:
-        fn()
-        results[0] += 1
-    except Exception as e:
-        results[1] += 1
-        print("FAIL", name, repr(e))
-        sys.print_exception(e)
 
 
 class WrappingBoard(BoardSim):
@@ -102,4 +91,4 @@ check("a long press across the wrap", a_long_press_is_long_across_the_wrap)
 
 gc.collect()
 print("heap held after a game, from .py sources: %d bytes" % (_free - gc.mem_free()))
-print("%d passed, %d failed" % (results[0], results[1]))
+sys.exit(done())

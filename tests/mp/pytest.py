@@ -1,6 +1,7 @@
 """The sliver of pytest that the engine's rule tests use, for the MicroPython
-unix port: ``raises`` and ``mark.parametrize``.  Only put on sys.path by
-``runner.py``; CPython uses the real pytest."""
+unix port: ``raises`` and ``mark.parametrize``, and ``run_module``, which runs
+a module's tests.  Only put on sys.path by ``runner.py``; CPython uses the
+real pytest."""
 
 
 class _Raised:
@@ -58,3 +59,18 @@ class _Mark:
 
 
 mark = _Mark()
+
+
+def run_module(name, check):
+    """Every ``test_*`` function of module ``name`` through ``check`` (the
+    harness of tests/mp/runner.py), a parametrized one once per case."""
+    module = __import__(name)
+    for attr in sorted(dir(module)):
+        test = getattr(module, attr)
+        if not attr.startswith("test_"):
+            continue
+        if isinstance(test, Parametrized):
+            for kwargs in test.cases():
+                check("%s.%s%s" % (name, attr, kwargs), lambda: test.func(**kwargs))
+        elif callable(test):
+            check("%s.%s" % (name, attr), test)

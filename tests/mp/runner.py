@@ -1,48 +1,57 @@
-"""Run test modules under the MicroPython unix port; print 'N passed, N failed'.
+"""The one harness of the plain-assert scripts in tests/mp, and a runner of
+test modules under the MicroPython unix port.
 
     micropython tests/mp/runner.py test_rules_kendall test_rules_common ...
 
-Every ``test_*`` function of each module runs (parametrized ones once per
-case).  Run from the repository root.
+runs every ``test_*`` function of each module (parametrized ones once per
+case). A script of its own checks imports the harness:
+
+    from runner import check, done
+    check("a capture swap", capture_swap, store)
+    sys.exit(done())
+
+Either way each failure is printed with its traceback, and the last line
+is "N passed, N failed", which the pytest side reads. Run from the
+repository root. Plain functions and one list, not a class, and the
+collecting of a module's tests is the pytest shim's (tests/mp/pytest.py):
+the harness sits in every story's heap, which on the 64-bit unix port has
+little to spare (a class costs some 200 bytes more, the collector 600).
 """
 
+import gc
 import sys
 
-sys.path.insert(0, "tests/mp")     # the pytest shim
-sys.path.insert(0, "tests")
-sys.path.insert(0, ".")
-
-import pytest  # noqa: E402  (the shim above)
+results = [0, 0]                  # passed, failed
 
 
-def run_module(name, counts):
-    module = __import__(name)
-    for attr in sorted(dir(module)):
-        if not attr.startswith("test_"):
-            continue
-        test = getattr(module, attr)
-        if isinstance(test, pytest.Parametrized):
-            cases = [(test.func, kw) for kw in test.cases()]
-        elif callable(test):
-            cases = [(test, {})]
-        else:
-            continue
-        for func, kwargs in cases:
-            try:
-                func(**kwargs)
-                counts[0] += 1
-            except Exception as exc:
-                counts[1] += 1
-                print("FAILED %s.%s%s: %s %s" % (name, attr, kwargs or "", type(exc).__name__, exc))
+def check(name, fn, *args):
+    """Run ``fn(*args)`` after a collection; count it, or print why it failed.
+    True if it passed."""
+    gc.collect()
+    try:
+        fn(*args)
+    except Exception as e:
+        results[1] += 1
+        print("FAIL", name, repr(e))
+        sys.print_exception(e)
+        return False
+    results[0] += 1
+    return True
 
 
-def main(names):
-    counts = [0, 0]
-    for name in names:
-        run_module(name, counts)
-    print("%d passed, %d failed" % (counts[0], counts[1]))
-    return 1 if counts[1] else 0
+def done():
+    """Print the count line, the script's last; return the exit status."""
+    print("%d passed, %d failed" % (results[0], results[1]))
+    return 1 if results[1] else 0
 
 
+# The runner, when this file is run: the shim collects the tests, so a
+# script that imports the harness holds none of that code.
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.path.insert(0, "tests/mp")     # the pytest shim
+    sys.path.insert(0, "tests")
+    sys.path.insert(0, ".")
+    import pytest
+    for name in sys.argv[1:]:
+        pytest.run_module(name, check)
+    sys.exit(done())

@@ -17,10 +17,10 @@ next (the random sources' states) and the game that was being played are
 written to STORE/hands.json for the next power-on. Prints "cut N" or, at
 the end of the game, "over N".
 
-The last line is "1 passed, 0 failed" or the failure.
+The last line is the count of tests/mp/runner.py's harness: "1 passed, 0 failed",
+or, after the failure, "0 passed, 1 failed".
 """
 
-import gc
 import json
 import sys
 
@@ -31,6 +31,7 @@ sys.path.insert(0, LIB)
 from board_sim import BoardSim  # noqa: E402
 from engine.position import Position  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
+from runner import check, done  # noqa: E402
 from scenario_hands import _quiet, identity  # noqa: E402
 
 
@@ -113,14 +114,8 @@ def cuts(label, seed, every):
     print("over %d" % count[0])
 
 
-gc.collect()
-try:
-    if sys.argv[3] == "resume":
-        resume()
-    else:
-        cuts(sys.argv[4], int(sys.argv[5]), int(sys.argv[6]))
-    print("1 passed, 0 failed")
-except Exception as e:
-    print("FAIL", sys.argv[3:], repr(e))
-    sys.print_exception(e)
-    print("0 passed, 1 failed")
+if sys.argv[3] == "resume":
+    check(sys.argv[3:], resume)
+else:
+    check(sys.argv[3:], cuts, sys.argv[4], int(sys.argv[5]), int(sys.argv[6]))
+sys.exit(done())

@@ -18,20 +18,9 @@ import engine.movegen  # noqa: E402,F401  (imported lazily otherwise: compile it
 import firmware.protocol  # noqa: E402,F401
 from board_sim import BoardSim, board_at, throws  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
+from runner import check, done  # noqa: E402
 
 STORE = sys.argv[1] if len(sys.argv) > 1 else None
-results = [0, 0]
-
-
-def check(name, fn):
-    gc.collect()
-    try:
-        fn()
-        results[0] += 1
-    except Exception as e:
-        results[1] += 1
-        print("FAIL", name, repr(e))
-        sys.print_exception(e)
 
 
 def opening_and_plain_move():
@@ -124,4 +113,4 @@ if STORE:
     check("resume", lambda: resume(STORE + "/c"))
 check("whole_game", whole_game)
 gc.collect()
-print("%d passed, %d failed" % (results[0], results[1]))
+sys.exit(done())

@@ -22,23 +22,12 @@ import engine.ai  # noqa: E402,F401  (the same: the computer imports it on its f
 from board_sim import BoardSim, board_at, throws  # noqa: E402
 from calibration import calibrate, pico_ms  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
+from runner import check, done  # noqa: E402
 
 STORE = sys.argv[1] if len(sys.argv) > 1 else None
-results = [0, 0]
 TWO_WAYS = "..B.W..W.............B......W. B"
 # the slowest level-4 position of tests/bench/ai_bench.py, black to move
 BUSY = "WBB...B..W.....W..B.W.B....... B"
-
-
-def check(name, fn, *args):
-    gc.collect()
-    try:
-        fn(*args)
-        results[0] += 1
-    except Exception as e:
-        results[1] += 1
-        print("FAIL", name, repr(e))
-        sys.print_exception(e)
 
 
 def computer(level):
@@ -169,4 +158,4 @@ check("shown_and_carried_out", shown_and_carried_out, STORE + "/a" if STORE else
 check("a_whole_game", a_whole_game)
 check("idle_steps_allocate_nothing", idle_steps_allocate_nothing, STORE + "/c" if STORE else None)
 check("decision_time", decision_time, STORE + "/b" if STORE else None)
-print("%d passed, %d failed" % (results[0], results[1]))
+sys.exit(done())

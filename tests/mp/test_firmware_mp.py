@@ -29,6 +29,7 @@ import neopixel  # noqa: E402  (the fake)
 
 from firmware import config, hal, lights, pins  # noqa: E402
 from firmware.scan import Button, Debouncer, MatrixScanner, Shift165Scanner  # noqa: E402
+from runner import check, done  # noqa: E402  (beside this file)
 
 CASES = []
 
@@ -326,22 +327,13 @@ def watchdog_reset_and_id():
 # -- run ------------------------------------------------------------------------
 
 def main():
-    passed = 0
-    failed = 0
     for f in CASES:
-        gc.collect()
-        try:
-            f()
-            passed += 1
+        if check(f.__name__, f):
             print("ok  ", f.__name__)
-        except Exception as e:
-            failed += 1
-            print("FAIL", f.__name__, repr(e))
-            sys.print_exception(e)
     gc.collect()
     print("heap in use after the run: %d bytes" % gc.mem_alloc())
-    print("%d passed, %d failed" % (passed, failed))
+    return done()
 
 
 if __name__ == "__main__":     # not when pytest on CPython imports this file
-    main()
+    sys.exit(main())

@@ -41,6 +41,7 @@ if LIB:
     sys.path.insert(0, LIB)
 
 import scenario_hands  # noqa: E402  (board_sim, the engine and the firmware)
+from runner import check, done  # noqa: E402
 
 scenario_hands.STORE = STORE
 # A story run alone stands for one board switched on for it: what a power-on
@@ -49,11 +50,12 @@ scenario_hands.APART = ONLY is not None
 
 gc.collect()
 print("heap after imports: %d bytes" % gc.mem_alloc())
-results = [0, 0]
 peak = [0]
 
 
-def check(name, fn, needs_store=False, args=()):
+def story(name, fn, needs_store=False, args=()):
+    """runner's check, for the stories this run takes (ONLY), noting the
+    heap's high-water mark between them."""
     if needs_store and not STORE:
         return
     if ONLY == "list":
@@ -63,14 +65,7 @@ def check(name, fn, needs_store=False, args=()):
         return
     if ONLY is not None and ONLY != "%s:%s" % (_half, name):
         return
-    gc.collect()
-    try:
-        fn(*args)
-        results[0] += 1
-    except Exception as e:
-        results[1] += 1
-        print("FAIL", name, repr(e))
-        sys.print_exception(e)
+    check(name, fn, *args)
     gc.collect()
     used = gc.mem_alloc()
     if used > peak[0]:
@@ -82,8 +77,8 @@ def check(name, fn, needs_store=False, args=()):
 for _half in ("scenario_stories", "scenario_games"):
     if ONLY is not None and ONLY != "list" and not ONLY.startswith(_half + ":"):
         continue
-    __import__(_half).run(check)
+    __import__(_half).run(story)
     del sys.modules[_half]
     gc.collect()
 print("heap high-water mark between tests: %d bytes" % peak[0])
-print("%d passed, %d failed" % (results[0], results[1]))
+sys.exit(done())
