@@ -24,7 +24,7 @@ TYPINGS = os.path.join(ROOT, ".cache", "circuitpython-typings")
 STUB_DISTS = ("circuitpython-stubs", "adafruit-circuitpython-typing")
 GAME = os.path.join(ROOT, "tests", "cp", "game_cp.py")
 SETUP = "scripts/test.sh (or: python tests/cphelp.py) installs them"
-BOOT_OUT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; %s with rp2040\n"
+BOOT_OUT = ("Adafruit CircuitPython 9.2.1 on 2024-11-20; %s with %s\n"
             "Board ID:%s\nUID:E6614104032B5C2F\n")
 
 
@@ -81,11 +81,11 @@ def adafruit_libs():
     return need(fetch_libs)
 
 
-def fake_drive(path, board_id="raspberry_pi_pico", name="Raspberry Pi Pico"):
+def fake_drive(path, board_id="raspberry_pi_pico", name="Raspberry Pi Pico", chip="rp2040"):
     """An empty CIRCUITPY drive as CircuitPython leaves it: boot_out.txt."""
     os.makedirs(path, exist_ok=True)
     with open(os.path.join(path, "boot_out.txt"), "w") as f:
-        f.write(BOOT_OUT % (name, board_id))
+        f.write(BOOT_OUT % (name, chip, board_id))
     return str(path)
 
 
@@ -103,8 +103,12 @@ def filled_drive(path, config):
 
 def play(drive, story, seed=1, timeout=600):
     """Run a story of tests/cp/game_cp.py on ``drive``; return what it saw."""
+    # The RP2040's CircuitPython has adafruit_pixelbuf built in (in C); the
+    # pure-Python one stands in for it, outside the drive, as the chip's own.
+    builtin = adafruit_libs()["adafruit_pixelbuf.py"]
     result = subprocess.run([sys.executable, "-S", GAME, drive, story, str(seed)],
-                            capture_output=True, text=True, timeout=timeout)
+                            capture_output=True, text=True, timeout=timeout,
+                            env=dict(os.environ, CP_BUILTIN_PIXELBUF=builtin))
     out = result.stdout + result.stderr
     lines = out.strip().splitlines()
     assert lines and lines[-1] == "1 passed, 0 failed", out[-6000:]

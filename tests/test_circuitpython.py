@@ -154,11 +154,12 @@ def test_deploy_fills_a_fresh_drive_with_code_py_last(tmp_path, capsys):
     assert done["copied"][-1] == "code.py"
     assert done["removed"] == [] and done["unchanged"] == []
     for name in ("code.py", "boot.py", "config.json", "lib/neopixel.py",
-                 "lib/adafruit_pixelbuf.py", "lib/engine/rules.py", "lib/firmware/hal_cp.py",
+                 "lib/engine/rules.py", "lib/firmware/hal_cp.py",
                  "lib/firmware/compat.py", "lib/firmware/boards.py", "lib/firmware/app.py"):
         assert name in done["copied"], name
         assert os.path.isfile(os.path.join(drive, *name.split("/"))), name
     assert "lib/firmware/hal.py" not in done["copied"]       # MicroPython's edge stays home
+    assert "lib/adafruit_pixelbuf.py" not in done["copied"]  # the RP2040's is built in
     assert not any(p.endswith(".mpy") for p in done["copied"])
     assert sha(os.path.join(drive, "lib", "neopixel.py")) == sha(libs["neopixel.py"])
     assert sha(os.path.join(drive, "code.py")) == sha(
@@ -168,6 +169,27 @@ def test_deploy_fills_a_fresh_drive_with_code_py_last(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.index("copy boot.py") < out.index("copy code.py")
     assert "CircuitPython 9.2.1 on raspberry_pi_pico" in out
+
+
+def test_pixelbuf_goes_only_to_a_chip_without_the_built_in_one(tmp_path):
+    """The RP2040's and RP2350's CircuitPython has adafruit_pixelbuf built in,
+    found before lib/: a copy there is never loaded, and an older deploy's
+    copy is removed. Another chip gets the pure-Python one."""
+    adafruit_libs()
+    other = fake_drive(tmp_path / "OTHER", board_id="some_board", name="Some Board",
+                       chip="esp32s3")
+    done = circuitpython.deploy(other, lib_dir=LIB)
+    assert "lib/adafruit_pixelbuf.py" in done["copied"]
+    pico2 = fake_drive(tmp_path / "PICO2", board_id="raspberry_pi_pico2",
+                       name="Raspberry Pi Pico 2", chip="rp2350")
+    assert "lib/adafruit_pixelbuf.py" not in circuitpython.deploy(pico2, lib_dir=LIB)["copied"]
+    pico = fake_drive(tmp_path / "CIRCUITPY")
+    os.makedirs(os.path.join(pico, "lib"))
+    with open(os.path.join(pico, "lib", "adafruit_pixelbuf.py"), "w") as f:
+        f.write("# left by an older deploy\n")
+    done = circuitpython.deploy(pico, lib_dir=LIB)
+    assert "lib/adafruit_pixelbuf.py" in done["removed"]
+    assert not os.path.exists(os.path.join(pico, "lib", "adafruit_pixelbuf.py"))
 
 
 def test_a_second_deploy_changes_nothing(tmp_path):

@@ -9,9 +9,14 @@ This command finds that drive (or takes its path) and makes it hold:
     lib/firmware/*.py         format is not MicroPython's, and no mpy-cross for
                               it is on the package index: docs/circuitpython.md;
                               MicroPython's firmware/hal.py is left out)
-    lib/neopixel.py           Adafruit's NeoPixel library and the pure-Python
-    lib/adafruit_pixelbuf.py  pixelbuf it needs, from their PyPI packages
+    lib/neopixel.py           Adafruit's NeoPixel library, from its PyPI package
+    lib/adafruit_pixelbuf.py  the pure-Python pixelbuf it needs, only for a chip
+                              whose CircuitPython lacks the built-in one
     config.json               --config FILE (checked), or "{}" on a fresh drive
+
+CircuitPython's builds for the RP2040 and RP2350 have ``adafruit_pixelbuf``
+built in, and a built-in module is found before lib/: a copy there would
+never load, so it is not written, and one an older deploy left is removed.
 
 Only files whose sha256 differs from the drive's are written; files left in
 lib/engine/ and lib/firmware/ by an older version, and root engine/ or
@@ -47,6 +52,8 @@ LIBS = (("adafruit-circuitpython-neopixel", "neopixel.py"),
         ("adafruit-circuitpython-pixelbuf", "adafruit_pixelbuf.py"))
 LABEL = "CIRCUITPY"
 LEFT_OUT = ("firmware/hal.py",)    # MicroPython's hardware edge: never imported here
+PIXELBUF = "adafruit_pixelbuf.py"
+BUILTIN_PIXELBUF = ("rp2040", "rp2350")   # chips whose CircuitPython builds it in
 
 NO_DRIVE = ("No CIRCUITPY drive found: plug the board in with a USB data cable, make sure "
             "it runs CircuitPython (docs/circuitpython.md), or name the drive's folder "
@@ -123,16 +130,27 @@ def find_drive(drive=None):
     return found[0]
 
 
-def board_info(drive):
-    """(CircuitPython version, board id) from boot_out.txt, "?" where unknown."""
+def _boot_out(drive):
     try:
         with open(os.path.join(drive, "boot_out.txt"), errors="replace") as f:
-            text = f.read(2000)
+            return f.read(2000)
     except OSError:
-        text = ""
+        return ""
+
+
+def board_info(drive):
+    """(CircuitPython version, board id) from boot_out.txt, "?" where unknown."""
+    text = _boot_out(drive)
     version = re.search(r"CircuitPython (\S+)", text)
     board = re.search(r"Board ID:\s*(\S+)", text)
     return (version.group(1) if version else "?", board.group(1) if board else "?")
+
+
+def chip(drive):
+    """The chip boot_out.txt's first line names ("... Raspberry Pi Pico with
+    rp2040"), lower case, or "?"."""
+    found = re.search(r" with (\S+)\s*$", _boot_out(drive).split("\n", 1)[0])
+    return found.group(1).lower() if found else "?"
 
 
 # -- Adafruit's libraries --------------------------------------------------------
@@ -193,7 +211,7 @@ def find_libs(folder=None, fetch=True):
 
 # -- what goes on the drive ----------------------------------------------------------
 
-def stage(libs, config_text=None):
+def stage(libs, config_text=None, builtin_pixelbuf=False):
     """{path on the drive: bytes} of everything the board needs."""
     files = {}
 
@@ -208,7 +226,8 @@ def stage(libs, config_text=None):
             if name.endswith(".py") and "%s/%s" % (package, name) not in LEFT_OUT:
                 take("lib/%s/%s" % (package, name), os.path.join(folder, name))
     for name in sorted(libs):
-        take("lib/" + name, libs[name])
+        if not (name == PIXELBUF and builtin_pixelbuf):
+            take("lib/" + name, libs[name])
     if config_text is not None:
         files["config.json"] = config_text.encode()
     return files
@@ -237,6 +256,9 @@ def plan(drive, files):
                 rel = "lib/%s/%s" % (package, name)
                 if rel not in files:
                     remove.append((rel, os.path.isdir(os.path.join(folder, name))))
+    stale_pixelbuf = "lib/" + PIXELBUF
+    if stale_pixelbuf not in files and os.path.isfile(os.path.join(drive, "lib", PIXELBUF)):
+        remove.append((stale_pixelbuf, False))   # shadowed by the built-in: never loaded
     copy = []
     unchanged = []
     for path in sorted(files):
@@ -300,7 +322,7 @@ def deploy(drive=None, config=None, lib_dir=None, fetch=True):
         config_text = check_config(config)
     elif not os.path.isfile(os.path.join(drive, "config.json")):
         config_text = "{}\n"
-    files = stage(libs, config_text)
+    files = stage(libs, config_text, builtin_pixelbuf=chip(drive) in BUILTIN_PIXELBUF)
     todo = plan(drive, files)
     size = sum(len(files[p]) for p in todo.copy)
     say("Copying %d of %d files (%.1f KB), %d unchanged, %d stale to remove"

@@ -47,7 +47,24 @@ sys.implementation.name = "circuitpython"     # what the firmware asks to know t
 import _cpworld as world  # noqa: E402
 import storage  # noqa: E402
 
-OURS = ("firmware", "engine", "neopixel", "adafruit_pixelbuf")
+OURS = ("firmware", "engine", "neopixel")
+
+
+def _builtin_pixelbuf():
+    """adafruit_pixelbuf as the chip's built-in module: in sys.modules before
+    anything looks at the drive, as CircuitPython finds a built-in before
+    lib/ (the pure-Python library stands in for the C one)."""
+    path = os.environ.get("CP_BUILTIN_PIXELBUF")
+    if not path:
+        return
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("adafruit_pixelbuf", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules["adafruit_pixelbuf"] = module
+
+
+_builtin_pixelbuf()
 
 
 class PowerCut(BaseException):
