@@ -13,8 +13,7 @@ Time advances in scan ticks of ``tick_ms`` (10 ms, as on the Pico).
 
 from firmware.app import App
 from firmware.recognise import bit, squares_of
-
-OFF = 31          # engine.position.OFF
+from hand import carry
 
 
 def bits_for(value):
@@ -122,26 +121,10 @@ class BoardSim:
         return self
 
     def play(self, move, via=True):
-        """Make an engine move by hand, the way a player would.
-
-        A capture swaps the two pieces (C6); with ``via`` a piece whose count
-        ends on the water or the House of Happiness is put there first and
-        then carried on (K11, K12, H10), otherwise it goes straight to its
-        final square. A piece leaving the board stays in the hand.
-        """
-        o, to, final = move.origin, move.to, move.final
-        self.lift(o)
-        if move.capture:
-            self.lift(to).place(to)
-            if final != to:
-                self.lift(to)
-                if final != OFF:
-                    self.place(final)
-            self.place(o)
-        elif final != OFF:
-            if via and to != final:
-                self.place(to).lift(to)
-            self.place(final)
+        """Make an engine move by hand (``carry``), with ``via`` a piece
+        whose count ends on the water or the House of Happiness put there
+        first; then let the board rest."""
+        carry(self, move, lambda: via)
         return self.wait()
 
     def play_to_the_end(self, choose, max_actions=3000, after_action=None):

@@ -12,7 +12,8 @@ from mpyhelp import run_mp_script, tool
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join("tests", "mp", "test_app_mp.py")
 FILES = ["firmware/app.py", "firmware/recognise.py", "firmware/store.py",
-         "firmware/protocol.py", "tests/board_sim.py", "tests/mp/test_app_mp.py"]
+         "firmware/protocol.py", "tests/board_sim.py", "tests/hand.py", "tests/mp/runner.py",
+         "tests/mp/test_app_mp.py"]
 
 
 @pytest.mark.micropython

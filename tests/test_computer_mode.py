@@ -303,7 +303,7 @@ def test_a_computer_game_runs_on_the_micropython_unix_port_in_a_pico_heap(tmp_pa
     for sub in ("a", "b", "c"):
         (store / sub).mkdir(parents=True)
     lib = compile_lib(tmp_path / "lib", extra=(
-        "tests/board_sim.py", "tests/bench/calibration.py", "tests/mp/runner.py",
+        "tests/board_sim.py", "tests/hand.py", "tests/bench/calibration.py", "tests/mp/runner.py",
         "tests/mp/test_computer_mp.py"))
     result = subprocess.run([tool("micropython"), "-X", "heapsize=180k", "-m",
                              "test_computer_mp", os.path.relpath(str(store), lib)],

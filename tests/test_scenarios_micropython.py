@@ -23,7 +23,7 @@ import pytest
 from mpyhelp import compile_lib, tool
 
 SCRIPT = os.path.join("tests", "mp", "test_scenarios_mp.py")
-EXTRA = ["tests/board_sim.py", SCRIPT] + [
+EXTRA = ["tests/board_sim.py", "tests/hand.py", SCRIPT] + [
     os.path.join("tests", "mp", name + ".py")
     for name in ("runner", "scenario_hands", "scenario_stories", "scenario_games",
                  "scenario_power")]

@@ -69,7 +69,7 @@ def test_a_whole_day_of_visitors_on_cpython():
 @pytest.mark.micropython
 @pytest.mark.parametrize("heap,seed", [(TARGET_HEAP, 3), (TARGET_HEAP, 5), (ROOMY_HEAP, 3)])
 def test_three_hours_of_visitors_on_the_micropython_unix_port(heap, seed, tmp_path):
-    lib = compile_lib(tmp_path / "lib", extra=("tests/bench/soak.py",))
+    lib = compile_lib(tmp_path / "lib", extra=("tests/hand.py", "tests/bench/soak.py"))
     store = tmp_path / "flash"
     store.mkdir()
     # Run in the compiled folder with short relative paths, as on the Pico

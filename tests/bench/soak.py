@@ -33,6 +33,7 @@ for _p in ("", ".", "tests"):
         sys.path.append(_p)
 
 from engine.sticks import XorShift  # noqa: E402
+from hand import carry  # noqa: E402  (the one hand, tests/hand.py)
 from firmware.app import App  # noqa: E402
 import firmware.museum  # noqa: E402,F401
 
@@ -51,7 +52,6 @@ except ImportError:       # pragma: no cover
 STEP_MS = 40              # a visitor at the board: a scan every 40 ms
 IDLE_MS = 1000            # nobody there: larger jumps
 HOUR_MS = 3600000
-OFF = 31
 
 
 def heap():
@@ -299,26 +299,17 @@ class Soak:
                 self.place(t)
                 self.wait(600)
             return
-        m = moves[self.rnd.randrange(len(moves))]
-        self.carry(m.origin, m.to, m.final, m.capture)
+        self.carry(moves[self.rnd.randrange(len(moves))])
         self.wait(500)
 
-    def carry(self, o, to, final, capture):
-        self.lift(o)
-        if capture:
-            self.lift(to)
-            self.place(to)
-            if final != to:
-                self.lift(to)
-                if final != OFF:
-                    self.place(final)
-            self.place(o)
-        elif final != OFF:
-            if to != final and self.chance(50):
-                self.place(to)
-                self.lift(to)
-            self.place(final)
+    def carry(self, m):
+        """The move by hand (tests/hand.py), via the water or the House of
+        Happiness one time in two."""
+        carry(self, m, self.half_the_time)
         self.drop_hand()                            # a piece borne off: beside the board
+
+    def half_the_time(self):
+        return self.chance(50)
 
     def computer_to_move(self):
         computer = self.app.computer
@@ -330,7 +321,7 @@ class Soak:
         if m is None or "computer_from" not in self.app.roles:
             self.wait(500)                           # it is still choosing
             return
-        self.carry(m.origin, m.to, m.final, m.capture)
+        self.carry(m)
         self.wait(500)
         if self.app.state == "mismatch":
             self.fix()

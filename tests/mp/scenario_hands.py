@@ -5,9 +5,10 @@ played by random choice. Stays loaded while the halves come and go."""
 import json
 import os
 
-from board_sim import OFF, BoardSim
+from board_sim import BoardSim
 from engine.sticks import XorShift
 from firmware.recognise import bit
+from hand import OFF
 
 STORE = None                 # set by tests/mp/test_scenarios_mp.py
 APART = False                # True: a power-on after a story is a fresh interpreter's
