@@ -21,6 +21,7 @@ from host_tools.board import deploy
 from host_tools.board.build import MAIN_PY, build, firmware_version
 from host_tools.board.messages import NOT_MICROPYTHON, NOT_SERIAL, DeployError
 from host_tools.board.serialport import find_port, parse_event
+from host_tools.board.transport import first_event
 from standin import StandIn, micropython_binary
 from standin.device import FAKES
 from standin.scenario import KENDALL_START, hook
@@ -44,23 +45,45 @@ def tree(folder):
 
 
 def read_events(port, seconds, until=None, send=None):
-    """Events read from ``port`` for up to ``seconds`` (stop at event ``until``)."""
+    """Events read from ``port`` for up to ``seconds`` (stop at event
+    ``until``), by deploy's own reader of a board's line."""
     events = []
     with serial.Serial(port, 115200, timeout=0.05) as ser:
         if send:
             ser.write((json.dumps(send) + "\n").encode())
-        buf = b""
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            buf += ser.read(512)
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                event = parse_event(line)
-                if event:
-                    events.append(event)
-                    if event["event"] == until:
-                        return events
+        try:
+            first_event(ser, seconds, wanted=(until,), seen=events)
+        except DeployError:
+            pass                  # ``until`` never came: what was read is the answer
     return events
+
+
+class Line:
+    """A serial line that has ``data`` waiting, handed out a few bytes a read."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def read(self, n):
+        chunk, self.data = self.data[:7], self.data[7:]
+        return chunk
+
+
+def test_the_serial_reader_stops_at_the_event_asked_for_and_keeps_the_rest():
+    line = Line(b'soft reboot\r\n{"event": "state", "position": "x"}\nMPY: hi\n'
+                b'{"event": "throw", "value": 3}\n{"event": "config", "messages": ["m"]}\n'
+                b'{"event": "move"}\n')
+    seen = []
+    event, notes = first_event(line, 60, wanted=("throw",), seen=seen)
+    assert event == {"event": "throw", "value": 3}
+    assert notes == [{"event": "config", "messages": ["m"]}]
+    assert [e["event"] for e in seen] == ["state", "throw"]
+
+
+def test_the_serial_reader_says_what_the_board_printed_when_nothing_came():
+    line = Line(b'Traceback (most recent call last):\nImportError: no module named x\n>>> ')
+    with pytest.raises(DeployError, match="ImportError: no module named x"):
+        first_event(line, 60)
 
 
 def mpremote(port, *args):

@@ -127,8 +127,13 @@ def apply(port, built, todo, say):
     return state["version"]
 
 
-def _first_event(ser, timeout):
-    """(hello or maintenance event, config notes) from a board starting up."""
+def first_event(ser, timeout, wanted=("hello", "maintenance"), seen=None):
+    """(the first event named in ``wanted``, the config notes right after it)
+    from a board's serial line: by default the hello (or maintenance) of a
+    board starting up. Every event read on the way, the wanted one included,
+    is appended to ``seen``. When none comes within ``timeout`` s, or the
+    board stops at its prompt with an error, DeployError says what it
+    printed last."""
     other = []
     buf = b""
     end = time.monotonic() + timeout
@@ -137,7 +142,9 @@ def _first_event(ser, timeout):
         while b"\n" in buf:
             line, buf = buf.split(b"\n", 1)
             event = parse_event(line)
-            if event and event["event"] in ("hello", "maintenance"):
+            if event and seen is not None:
+                seen.append(event)
+            if event and event["event"] in wanted:
                 extra = read_for(ser, 0.3)
                 notes = [parse_event(l) for l in (buf + extra).splitlines()]
                 return event, [n for n in notes if n and n["event"] == "config"]
@@ -159,6 +166,6 @@ def start(port, timeout=START_TIMEOUT):
         ser.write(b"\r\x02")
         read_for(ser, 0.3, b">>> ")
         ser.write(b"\x04")                  # soft reboot: runs main.py
-        return _first_event(ser, timeout)
+        return first_event(ser, timeout)
     finally:
         ser.close()
