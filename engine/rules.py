@@ -242,6 +242,24 @@ def ruleset(name, **options):
     return factory(**options)
 
 
+def ruleset_spec(rs):
+    """``"hungarian:no_move=end"``: the ruleset with its options as text,
+    what parse_ruleset reads back."""
+    spec = rs.name
+    keys = sorted(rs.options)
+    if keys:
+        parts = []
+        for k in keys:
+            v = rs.options[k]
+            if v is True:
+                v = "true"
+            elif v is False:
+                v = "false"
+            parts.append("%s=%s" % (k, v))
+        spec += ":" + ",".join(parts)
+    return spec
+
+
 def parse_ruleset(spec):
     """``"kendall"`` or ``"kendall:pieces=7"`` or ``"hungarian:no_move=end"``."""
     name, _, rest = spec.partition(":")

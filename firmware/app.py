@@ -44,13 +44,13 @@ from firmware import ticks_diff
 
 from engine.game import Game
 from engine.position import BLACK, WHITE
-from engine.rules import ruleset as make_ruleset
+from engine.rules import ruleset as make_ruleset, ruleset_spec
 from engine.sticks import throw_from_bits
 from firmware import unload
 from firmware import recognise as rec
 from firmware.lights import Lights, STYLES, PATTERNS
 from firmware.scan import Debouncer, Button
-from firmware.store import Store, ruleset_spec
+from firmware.store import Store
 
 _SQUARES = const(30)
 _NOMOVE_MS = const(2000)     # how long "no legal move" is shown before the pass

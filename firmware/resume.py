@@ -9,9 +9,7 @@ keys come in another order than ``write_game`` writes them (edited by hand)
 is read whole first, with the same checks. Scalars go through ``json.loads``,
 so the file must be JSON exactly as before. ``replay_log`` then plays the
 lines of ``game.log`` (firmware/store.py) on top, one line at a time.
-``load_ring`` reads CircuitPython's game.sav: the newest record whose
-length and CRC hold (a record the power cut short fails them and the one
-before is used), its plies replayed two characters at a time.
+CircuitPython's game.sav is read by firmware/savering.py.
 """
 
 import gc
@@ -261,101 +259,13 @@ def replay_log(f, game):
         size += len(line)
 
 
-def _ring_head(f, slot, layout):
-    """(seq, length, crc, bytes of the head) of the record at ``slot``, or
-    None: no record."""
-    SLOT, MAGIC = layout[1], layout[2]
-    f.seek((1 + slot) * SLOT)
-    head = f.read(40)
-    end = head.find(b"\n")
-    if end < 0:
-        return None
-    try:
-        parts = head[:end].decode().split()
-        if len(parts) != 4 or parts[0] != MAGIC:
-            return None
-        return int(parts[1]), int(parts[2]), int(parts[3]), end + 1
-    except (UnicodeError, ValueError):   # zeros, or a record half written
-        return None
-
-
-def _ring_body(f, slot, head, layout):
-    """The record's text if its length and CRC hold, else None."""
-    SLOT, checksum = layout[1], layout[4]
-    seq, length, crc, skip = head
-    if length < 1 or length > SLOT:
-        return None
-    f.seek((1 + slot) * SLOT + skip)
-    data = f.read(length + 1)
-    if len(data) != length + 1 or data[-1:] != b"\n" or checksum(data[:length]) != crc:
-        return None
-    return data[:length].decode()
-
-
-def _ring_game(body, DIGITS):
-    """The game a record holds: ``spec squares side opening throw -plies``."""
-    parts = body.split(" ")
-    if len(parts) != 6:
-        raise ValueError("saved game record has %d fields" % len(parts))
-    game = Game(parse_ruleset(parts[0]), position=Position.parse(parts[1] + " " + parts[2]))
-    if parts[3] != "-":
-        game.opening = [int(c) for c in parts[3]]
-    plies = parts[5]
-    for i in range(1, len(plies) - 1, 2):
-        n = DIGITS.index(plies[i]) * 94 + DIGITS.index(plies[i + 1])
-        if n >= 4800:
-            game.set_throw(n - 4799)
-            game.pass_turn()
-        else:
-            to = n % 32 + 1
-            game.set_throw(n // 32 // 30 + 1)
-            game.play("%d-%s" % (n // 32 % 30 + 1, "off" if to == 31 else to))
-    if parts[4] != "-":
-        game.set_throw(int(parts[4]))
-    return game
-
-
-def load_ring(store):
-    """game.sav's newest whole record: ``(game, reason)``, or None if there
-    is none or it says the game is in game.json (firmware/store.py)."""
-    layout = store.layout()
-    f = store.open(store.ring, "rb")
-    try:
-        below = None
-        while True:
-            best = None
-            for slot in range(layout[0]):
-                head = _ring_head(f, slot, layout)
-                if head is not None and (below is None or head[0] < below) and (
-                        best is None or head[0] > best[1][0]):
-                    best = (slot, head)
-            if best is None:
-                return None
-            body = _ring_body(f, best[0], best[1], layout)
-            if body is not None:
-                break
-            below = best[1][0]           # cut short: the record before it
-    finally:
-        f.close()
-    store.found(best[1][0], body == "F")
-    if body == "F":
-        return None
-    try:
-        game = _checked(_ring_game, body, layout[3])
-    except MemoryError:
-        raise
-    except Exception as e:
-        return None, "game.sav: %s" % (e,)
-    store.mark(game, 0)
-    return game, None
-
-
 def load_store(store):
     """``Store.load`` (firmware/store.py): game.sav's newest record in mode
     "ring"; else game.tmp if it reads back whole, else game.json and
     game.log; see there."""
-    if store.mode == "ring" and store.exists(store.ring):
-        found = load_ring(store)
+    ring = store.ring_writer()
+    if ring is not None and store.exists(store.ring):
+        found = ring.load()
         if found is not None:
             return found
     if store.exists(store.temp):

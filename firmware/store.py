@@ -44,28 +44,11 @@ Only ``os`` and ``json`` are used, as both exist on MicroPython. A ``Store``
 can be given another file system (``fs``: an object with ``open``,
 ``rename``, ``remove``, ``stat``), as the tests give it a littlefs image.
 
-On CircuitPython the drive is FAT, which has no wear levelling, and every
-file that is written, created, renamed or removed rewrites its directory
-sector (its size and the RTC's time) and often the FAT: a 4 KB flash block
-erased each time, the same one or two blocks all day (measured on a model
-of the drive: tests/fat_flash.py, tests/bench/fat_wear_bench.py). So there
-the game goes to ``game.sav`` instead (``mode`` "ring", the default on
-CircuitPython): a file made once, ``RING`` 4 KB slots and a 4 KB guard at
-each end, never grown, renamed or closed while the board runs. Each save
-writes the whole game as one record (a header line, then the game in two
-characters a ply: about 230 plies a sector) over whole 512-byte sectors at
-the start of the next slot, and ``os.sync()`` writes CircuitPython's block
-cache back: one 4 KB erase a save, on a block that takes its turn once
-every ``RING`` saves; FatFs writes whole sectors straight through, so the
-directory entry and the FAT are never touched. Consecutive records go two
-slots apart, so the block a power cut may leave half erased never holds the
-record before: a cut loses at most the save being made. A record that
-would pass 4 KB (a game of some 2,000 plies) is not written there: the game
-goes to the two files above and the ring says so in a one-letter record.
-In this mode a throw is kept in RAM and saved with its move (or lost turn):
-a cut between the sticks and the move loses that throw, and the board asks
-for a new one; the deciding 1 of the opening is saved at once, as it starts
-the game. Loading reads the newest whole record (firmware/resume.py).
+On CircuitPython the drive is FAT, which has no wear levelling: there the
+game goes to ``game.sav`` instead (``mode`` "ring", the default on
+CircuitPython), a file written in place, one erase a save spread over 91
+blocks; firmware/savering.py writes it, loaded only in that mode, and tells
+what a power cut costs there.
 
 File format (version 1)::
 
@@ -94,19 +77,10 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
+from engine.rules import ruleset_spec
 from firmware import unload
 
 VERSION = 1
-RING = const(91)        # game.sav's slots: 4 KB each, odd (they are visited two apart).
-#   On CircuitPython every save erases one 4 KB block; 91 blocks take
-#   turns, so a museum's 2,150 moves a day erase each about 24 times a
-#   day: 100,000 times in 11 years (tests/bench/fat_wear_bench.py; 81
-#   slots gave 10.1). The file is (RING + 2) * 4 KB, 372 KB.
-SLOT = const(4096)
-SECTOR = const(512)
-MAGIC = "SENET"
-DIGITS = "!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
-#   the 94 printable characters but space: a ply is two of them
 _LOG_MAX = const(240)   # bytes; past this the next save rewrites game.json. The
 #   log stays inline in littlefs (under 512 bytes with the rp2 port's 1 KB
 #   cache), where each append commits the whole log again: a short log costs
@@ -125,52 +99,6 @@ def join(folder, name):
 
 
 _CIRCUITPYTHON = sys.implementation.name == "circuitpython"
-
-
-def ply_code(throw, text):
-    """Two characters of ``DIGITS`` for one ply of game.sav: a move from its
-    throw (1-5), origin (1-30) and destination (1-30, 31 off the board), a
-    lost turn 4800 + throw - 1."""
-    if text is None:
-        n = 4799 + throw
-    else:
-        dash = text.index("-")
-        to = text[dash + 1:]
-        n = ((throw - 1) * 30 + int(text[:dash]) - 1) * 32 + (31 if to == "off" else int(to)) - 1
-    return DIGITS[n // 94] + DIGITS[n % 94]
-
-
-def checksum(data):
-    """CRC-32 of the bytes ``data`` (binascii's where the board has it)."""
-    try:
-        from binascii import crc32
-    except ImportError:
-        crc32 = None
-    if crc32 is not None:
-        return crc32(data) & 0xFFFFFFFF
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-def ruleset_spec(rs):
-    """``"hungarian:no_move=end"``: the text engine.rules.parse_ruleset reads."""
-    spec = rs.name
-    keys = sorted(rs.options)
-    if keys:
-        parts = []
-        for k in keys:
-            v = rs.options[k]
-            if v is True:
-                v = "true"
-            elif v is False:
-                v = "false"
-            parts.append("%s=%s" % (k, v))
-        spec += ":" + ",".join(parts)
-    return spec
 
 
 def write_game(f, game):
@@ -221,9 +149,6 @@ class Store:
         if mode is None:
             mode = "ring" if _CIRCUITPYTHON else "files"
         self.mode = mode
-        self._ringf = None               # game.sav, open for good once written
-        self._seq = 0                    # the newest record's number
-        self._in_files = False           # the ring's newest record says "F"
         self.fs = os if fs is None else fs
         self.open = open if fs is None else fs.open
         # What game.json and game.log hold together (_size -1: nothing known,
@@ -237,6 +162,10 @@ class Store:
         # its end): it may be the only copy of the game, so it is never
         # written over; the next save puts it in place first.
         self._unfinished = False
+        self._ring = None                # game.sav's writer, loaded only in its mode
+        if mode == "ring":
+            from firmware.savering import Ring
+            self._ring = Ring(self)
 
     def exists(self, path):
         """Is there a file at ``path`` (on this store's file system)?"""
@@ -260,9 +189,13 @@ class Store:
         caller) may leave half a line in the log, or a newer game.tmp beside
         it: the next save then writes the whole file again (a whole game.tmp
         put in place first)."""
-        if self.mode == "ring" and (whole or not self._in_files):
-            self._ring_save(game, whole)
-            return
+        ring = self._ring
+        if ring is not None and (whole or not ring.in_files):
+            if ring.save(game, whole):
+                return
+            self._ring = None            # no room for game.sav: the two files
+            self.mode = "files"
+            whole = True
         n = game.ply_count
         k = self._plies
         size = self._size
@@ -275,95 +208,18 @@ class Store:
             self._size = -1
             self._append(game, k, size)
 
-    # -- game.sav (mode "ring") ------------------------------------------------
+    # -- game.sav (mode "ring": firmware/savering.py) ---------------------------
 
-    def _ring_save(self, game, whole):
-        """The whole game as game.sav's next record. A save that only adds
-        the pending throw is not made: the throw is saved with its move."""
-        if (not whole and self._size >= 0 and self._rs is not None
-                and ruleset_spec(game.ruleset) == ruleset_spec(self._rs)
-                and len(game.opening) == self._opening and game.ply_count == self._plies):
-            return
-        self._size = -1                  # nothing known until it is done
-        parts = [ruleset_spec(game.ruleset), " ", game.start.text(), " "]
-        for v in game.opening:
-            parts.append(str(v))
-        parts.append(" " if game.opening else "- ")
-        parts.append(str(game.throw) if game.throw is not None else "-")
-        parts.append(" -")               # the plies follow the dash
-        for side, throw, text in game.turns():     # from the log, no replay
-            parts.append(ply_code(throw, text))
-        body = "".join(parts)
-        parts = None
-        if len(body) > SLOT - 40:        # some 2,000 plies: the two files instead
-            body = None
-            self._rewrite(game)
-            self._ring_write("F")
-            self._in_files = True
-            return
-        if not self._ring_write(body):   # no room for game.sav: the two files
-            self.mode = "files"
-            self._rewrite(game)
-            return
-        self._in_files = False
-        self.mark(game, 0)
-
-    def _ring_write(self, body):
-        """``body`` as the next record, in whole sectors, then the drive's
-        cache written back. False if game.sav cannot be made."""
-        f = self._ringf
-        if f is None:
-            if not self.exists(self.ring):
-                try:
-                    self.make_ring()
-                except OSError:
-                    self.remove(self.ring)
-                    return False
-            f = self._ringf = self.open(self.ring, "r+b")
-        data = body.encode()
-        seq = self._seq + 1
-        head = "%s %d %d %d\n" % (MAGIC, seq, len(data), checksum(data))
-        data = head.encode() + data + b"\n"
-        f.seek((1 + (2 * seq) % RING) * SLOT)
-        f.write(data + b" " * (-len(data) % SECTOR))   # whole sectors: straight to the flash
-        data = None
-        if self.fs is os and (not _CIRCUITPYTHON or hasattr(f, "raw")):
-            f.flush()                    # a host's buffered file, littlefs: out of its buffer
-        if self.fs is not os or _CIRCUITPYTHON:
-            self.fs.sync()               # CircuitPython: os.sync(), the block cache written
-            #                              back (f.flush() would stamp the directory too)
-        self._seq = seq
-        return True
-
-    def make_ring(self):
-        """game.sav, whole, once (at the first save): (RING + 2) slots of
-        zeros, no record yet."""
-        zeros = bytes(SECTOR)
-        f = self.open(self.ring, "wb")
-        try:
-            for _ in range((RING + 2) * (SLOT // SECTOR)):
-                f.write(zeros)
-        finally:
-            f.close()
-
-    def found(self, seq, in_files):
-        """game.sav's newest record is number ``seq`` (``in_files``: it says
-        the game is in game.json); the next goes after it."""
-        self._seq = seq
-        self._in_files = in_files
-
-    def layout(self):
-        """(RING, SLOT, MAGIC, DIGITS, checksum): game.sav's shape, for its
-        reader (firmware/resume.py imports nothing from here)."""
-        return RING, SLOT, MAGIC, DIGITS, checksum
+    def ring_writer(self):
+        """game.sav's reader and writer (firmware/savering.py) in mode
+        "ring", else None."""
+        return self._ring
 
     def close(self):
         """Let game.sav go (a board never does: closing it stamps the
         directory; tests and tools do)."""
-        f = self._ringf
-        self._ringf = None
-        if f is not None:
-            f.close()
+        if self._ring is not None:
+            self._ring.close()
 
     # -- game.json and game.log (mode "files") ----------------------------------
 
@@ -468,7 +324,8 @@ class Store:
     def clear(self):
         self.close()
         self.remove(self.ring)
-        self._seq = 0
+        if self._ring is not None:
+            self._ring.found(0, False)
         self.remove(self.path)
         self.remove(self.temp)
         self.remove(self.log)

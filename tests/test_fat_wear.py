@@ -26,7 +26,7 @@ from engine.game import Game  # noqa: E402
 from engine.rules import parse_ruleset  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
 from fat_flash import Flash, mount  # noqa: E402
-from firmware import store as store_module  # noqa: E402
+from firmware import savering  # noqa: E402
 from firmware.store import Store  # noqa: E402
 
 DIRECTORY = 1                    # block 1: the root directory's first sectors
@@ -144,7 +144,7 @@ def test_a_power_cut_at_any_flash_operation_loses_at_most_the_ply_being_saved():
 def test_a_game_too_long_for_a_record_goes_to_game_json_and_back(monkeypatch):
     """A record past a slot: the game goes to game.json and game.log, the
     ring says so; the next new game is back in the ring. Nothing is lost."""
-    monkeypatch.setattr(store_module, "SLOT", 512)      # about 230 plies a record
+    monkeypatch.setattr(savering, "SLOT", 512)      # about 230 plies a record
     fs = mount(Flash())
     store = Store("", fs=fs, mode="ring")
     game = Game(parse_ruleset("kendall"), rng=XorShift(3))
@@ -163,7 +163,7 @@ def test_a_game_too_long_for_a_record_goes_to_game_json_and_back(monkeypatch):
             game.play(moves[choose.randrange(len(moves))])
         store.save(game)
     assert game.ply_count >= 260
-    assert store._in_files and fs.stat("game.json")
+    assert store._ring.in_files and fs.stat("game.json")
     loaded, reason = Store("", fs=fs, mode="ring").load()
     assert reason is None and list(loaded.turns()) == list(game.turns())
     fresh = Game(parse_ruleset("hungarian"))

@@ -140,7 +140,7 @@ def wear(mode, rounds=1, games=GAMES, store=None):
     made = 0
     if mode == "ring" and store is None:
         before = flash.total_erases()
-        Store("/", fs=fs, mode="ring").make_ring()
+        Store("/", fs=fs, mode="ring")._ring.make()
         flash.idle()
         made = flash.total_erases() - before
     start = list(flash.erases)
