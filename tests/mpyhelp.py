@@ -15,11 +15,13 @@ PACKAGES = ("engine", "firmware")
 
 
 def tool(name):
-    """The venv's copy of a tool, else one on PATH, else skip the test."""
+    """The venv's copy of a tool, else one on PATH; the test fails, with what
+    to install, if neither is there (never a silent skip)."""
     local = os.path.join(os.path.dirname(sys.executable), name)
     found = local if os.path.exists(local) else shutil.which(name)
     if not found:
-        pytest.skip("%s is not installed (pip install -e '.[test]')" % name)
+        pytest.fail("%s is not installed: run scripts/test.sh, or pip install -e '.[test]'"
+                    % name)
     return found
 
 

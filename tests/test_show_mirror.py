@@ -32,7 +32,6 @@ WAIT_S = 60
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed"),
 ]
 
 # Every throw shows one flat side (a 1): the fake random module the firmware's

@@ -32,15 +32,21 @@ WAIT_MS = 60000         # only catches a hang: every wait is for a condition
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason="Debian's chromium is not installed at /usr/bin/chromium "
-                              "(scripts/test.sh installs it: apt-get install chromium)"),
 ]
 
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    """Debian's Chromium driven by Playwright; the test fails, saying what to
+    install, if either is missing (never a silent skip)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.fail("Debian's chromium is not installed at %s: run scripts/test.sh as root, "
+                    "or apt-get install chromium" % CHROMIUM)
+    try:
+        from playwright import sync_api
+    except ImportError:
+        pytest.fail("playwright is not installed: run scripts/test.sh, or "
+                    "pip install -e '.[test]'")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b

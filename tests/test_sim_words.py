@@ -437,7 +437,6 @@ def in_all_languages(page, expected):
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
 def test_every_sentence_at_its_moment(browser, served, tmp_path):
     sim = served.use(Sim(store_dir=str(tmp_path / "game"), seed=12))
     context, page, errors = open_page(browser, served.server.url)
@@ -539,7 +538,6 @@ def test_every_sentence_at_its_moment(browser, served, tmp_path):
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
 def test_the_kiosk_fills_a_screen_without_scrolling(browser, served, tmp_path):
     sim = served.use(resumed(tmp_path, "kiosk", "kendall",
                              "BWBWBWB...W.B........W........ W", 2))

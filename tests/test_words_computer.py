@@ -198,7 +198,6 @@ def test_the_mirror_of_a_board_whose_computer_changed_side_over_serial():
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed")
 def test_the_pages_opponent_selector_ends_the_computers_words(browser, served):  # noqa: F811
     sim = served.use(computer_sim(2, 1, 2, 2, 2, 1, 2))
     context, page, errors = open_page(browser, served.server.url)

@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    micropython -X heapsize=180k tests/mp/test_app_mp.py [STORE_DIR]
+    micropython -X heapsize=200k tests/mp/test_app_mp.py [STORE_DIR]
 
 Prints one line per failure and ends with "N passed, N failed".
 """
