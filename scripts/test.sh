@@ -12,7 +12,8 @@ if ! command -v chromium >/dev/null 2>&1; then
         apt-get update -qq
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
     else
-        echo "== chromium not found and not root: browser tests will be skipped"
+        echo "== chromium not found and not root: the browser tests will fail;" \
+             "install Debian's chromium (apt-get install chromium) or run this as root"
     fi
 fi
 

