@@ -237,9 +237,19 @@ def test_the_monitor_shows_boots_uptime_and_the_last_crashes(tmp_path):
     view = monitor.View("/dev/ttyACM0", monitor.Record(str(tmp_path / "rec.txt")))
     view.line(json.dumps(health.event()).encode())
     screen = view.render()
-    assert "health: boot 1, up 3h02m, 1 crash(es) logged" in screen
+    assert "health: boot 1, up 3h02m" in screen and "1 crash(es) logged" in screen
     assert "crash in boot 1 after 10925s: ZeroDivisionError: injected" in screen
     assert monitor.describe(health.event()).startswith("health: boot 1")
+
+
+def test_the_monitor_shows_free_memory_and_the_lowest_since_boot():
+    from host_tools.board import monitor
+    line = monitor.health_line({"event": "health", "boots": 2, "uptime_s": 61,
+                                "mem_free": 180224, "mem_low": 150528, "crashes": 0})
+    assert line == ("health: boot 2, up 0h01m, 176.0 KB free (lowest 147.0 KB), "
+                    "0 crash(es) logged")
+    older = monitor.health_line({"event": "health", "boots": 2, "uptime_s": 61, "crashes": 0})
+    assert older == "health: boot 2, up 0h01m, 0 crash(es) logged"
 
 
 def test_a_throw_shown_just_before_the_self_test_is_saved_before_it(pico, monkeypatch):

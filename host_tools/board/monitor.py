@@ -85,11 +85,18 @@ def describe(event):
 
 
 def health_line(event):
-    """Boots, uptime and crashes of a ``health`` event, in one line."""
+    """Boots, uptime, free memory and crashes of a ``health`` event, in one
+    line. The memory is free after a collection, with the lowest since boot
+    beside it: a figure that keeps falling is a leak."""
     up = event.get("uptime_s") or 0
     up = up if isinstance(up, int) else 0
-    text = "health: boot %s, up %dh%02dm, %s crash(es) logged" % (
-        event.get("boots"), up // 3600, up // 60 % 60, event.get("crashes"))
+    text = "health: boot %s, up %dh%02dm" % (event.get("boots"), up // 3600, up // 60 % 60)
+    free, low = event.get("mem_free"), event.get("mem_low")
+    if isinstance(free, int):
+        text += ", %.1f KB free" % (free / 1024)
+        if isinstance(low, int):
+            text += " (lowest %.1f KB)" % (low / 1024)
+    text += ", %s crash(es) logged" % (event.get("crashes"),)
     last = event.get("last_crash")
     if isinstance(last, dict):
         text += "; last in boot %s after %ss: %s" % (last.get("boot"), last.get("uptime_s"),
