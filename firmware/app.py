@@ -105,7 +105,7 @@ def sticks_for(value, rs):
 # collection marks what it finds on a stack of 64 entries; one class table of
 # some 60 methods, met with part of that stack in use, overflowed it, and
 # MicroPython then walks the whole heap again: a collection twice as long
-# (tests/test_gc_mark_stack.py). Tables of about 20 do not.
+# (tests/firmware_tests/test_gc_mark_stack.py). Tables of about 20 do not.
 class App:
 
     def __init__(self, config=None, store_dir=None, rng=None):

@@ -34,7 +34,7 @@ only copy, so it is never opened to be written again (``"w"`` would empty
 it) before it is in place; the next save, or the next power-on, finishes
 that rewrite first. And a log that cannot be removed stops the rewrite: left
 beside the new ``game.json`` it would be replayed on the wrong game.
-tests/test_store_faults.py makes every pair of file operations of a game's
+tests/firmware_tests/test_store_faults.py makes every pair of file operations of a game's
 saves fail, and cuts the power before every operation after them.
 
 Loading (firmware/resume.py) replays the saved history through the rules

@@ -16,7 +16,7 @@ CPython figures are given for comparison.
 The last line of output is one JSON object with ``pico_ms_level_N_max`` (the
 slowest position of the set, N = 1..4) plus the raw figures.
 
-Not a pytest test (no ``test_`` prefix); tests/test_ai.py runs it with
+Not a pytest test (no ``test_`` prefix); tests/engine_tests/test_ai.py runs it with
 ``--quick`` under MicroPython.
 """
 
@@ -27,7 +27,7 @@ import time
 
 # From the repository's root by fixed relative paths: on a Pico through a raw
 # REPL (`mpremote run`) there is no __file__ to find them from. When loaded by
-# path (tests/test_ai.py) the root is also found from __file__.
+# path (tests/engine_tests/test_ai.py) the root is also found from __file__.
 for _p in ("tests/bench", "."):
     if _p not in sys.path:
         sys.path.insert(0, _p)

@@ -4,7 +4,7 @@
     cd LIB && micropython -X heapsize=96k -c "import sys; sys.path[:0] = ['.']; import soak; soak.main(3)"
 
 (LIB: the engine, the firmware and this file compiled to .mpy, as
-tests/test_soak.py makes it.)
+tests/firmware_tests/test_soak.py makes it.)
 
 Visitors come and go at random. A visitor mostly plays legal moves (read off
 ``app.moves`` and the App's roles, the way a person reads the lights), and

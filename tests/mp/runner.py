@@ -1,10 +1,10 @@
 """The one harness of the plain-assert scripts in tests/mp, and a runner of
 test modules under the MicroPython unix port.
 
-    micropython tests/mp/runner.py test_rules_kendall test_rules_common ...
+    micropython tests/mp/runner.py tests/engine_tests/engine_tests/test_rules_kendall.py ...
 
-runs every ``test_*`` function of each module (parametrized ones once per
-case). A script of its own checks imports the harness:
+runs every ``test_*`` function of each test file (parametrized ones once per
+case); a bare module name is looked for in tests/. A script of its own checks imports the harness:
 
     from runner import check, done
     check("a capture swap", capture_swap, store)
@@ -52,6 +52,9 @@ if __name__ == "__main__":
     sys.path.insert(0, "tests")
     sys.path.insert(0, ".")
     import pytest
-    for name in sys.argv[1:]:
-        pytest.run_module(name, check)
+    for arg in sys.argv[1:]:
+        folder, _, name = arg.rpartition("/")
+        if folder:
+            sys.path.insert(0, folder)      # the test file's own folder
+        pytest.run_module(name[:-3] if name.endswith(".py") else name, check)
     sys.exit(done())

@@ -7,7 +7,7 @@ Plain asserts, no pytest: run as
 from the repository root. Exercises scan, lights, config and hal with the fake
 machine and neopixel modules of tests/fakes, checks that the scan, debounce,
 render and strip-write paths allocate nothing (micropython.heap_lock), and
-ends with one line "N passed, N failed". tests/test_firmware_micropython.py runs
+ends with one line "N passed, N failed". tests/firmware_tests/test_firmware_micropython.py runs
 it from pytest.
 """
 

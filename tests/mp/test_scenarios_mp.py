@@ -5,12 +5,12 @@ as on the Pico; STORE: an empty folder for saved games):
 
     micropython -X heapsize=96K tests/mp/test_scenarios_mp.py [STORE [LIB]]
 
-or, as tests/test_scenarios_micropython.py does, compiled to .mpy in LIB
+or, as tests/firmware_tests/test_scenarios_micropython.py does, compiled to .mpy in LIB
 itself (a script compiled at run time leaves its heap more fragmented):
 
     cd LIB && micropython -X heapsize=96K -m test_scenarios_mp STORE LIB
 
-The same stories as tests/test_app_scenarios.py and a part of the other App
+The same stories as tests/firmware_tests/test_app_scenarios.py and a part of the other App
 tests: the opening, a capture swap, the water trap both ways, the House of
 Happiness, bearing off, a knocked piece, a wrong square, a takeback, a slide
 across three squares, contact chatter of 1-8 ms on every lift and place of a
