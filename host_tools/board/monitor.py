@@ -13,9 +13,8 @@ loses nothing. A monitor started mid-game records from the position it first
 sees (the record's ``start`` line). Lines that are not events (boot messages,
 tracebacks, noise) are shown, counted and otherwise ignored.
 
-A running board answers every state request, so a board that sends nothing
-for ``SILENT_S`` seconds has stopped (or lost its cable): the view says so
-plainly instead of leaving question marks, and says when it is heard again.
+A board silent for ``SILENT_S`` seconds has stopped or lost its cable (a
+running one answers every state request): the view says so, and when it is back.
 """
 
 import collections
@@ -85,17 +84,14 @@ def describe(event):
 
 
 def health_line(event):
-    """Boots, uptime, free memory and crashes of a ``health`` event, in one
-    line. The memory is free after a collection, with the lowest since boot
-    beside it: a figure that keeps falling is a leak."""
-    up = event.get("uptime_s") or 0
-    up = up if isinstance(up, int) else 0
+    """A ``health`` event in one line: boots, uptime, memory free after a
+    collection (and the lowest since boot: one that keeps falling is a leak)."""
+    up = event.get("uptime_s") if isinstance(event.get("uptime_s"), int) else 0
     text = "health: boot %s, up %dh%02dm" % (event.get("boots"), up // 3600, up // 60 % 60)
     free, low = event.get("mem_free"), event.get("mem_low")
     if isinstance(free, int):
-        text += ", %.1f KB free" % (free / 1024)
-        if isinstance(low, int):
-            text += " (lowest %.1f KB)" % (low / 1024)
+        text += ", %.1f KB free" % (free / 1024) + (
+            " (lowest %.1f KB)" % (low / 1024) if isinstance(low, int) else "")
     text += ", %s crash(es) logged" % (event.get("crashes"),)
     last = event.get("last_crash")
     if isinstance(last, dict):
