@@ -97,3 +97,25 @@ def test_checking_a_config_works_from_an_installed_copy(installed, tmp_path):
                             cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip() == "%s: pin map OK (scanner matrix)" % config
+
+
+def test_an_editable_install_is_quiet(tmp_path):
+    """The README's `pip install -e .`: a plain .pth to the clone, and none of
+    setuptools' warnings (a flat layout left undeclared gets one about
+    folders that could shadow the packages). Installed under a prefix of the
+    test's own, so the test environment is not touched."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("engine", "firmware", "host_tools"):
+        shutil.copytree(os.path.join(ROOT, name), str(src / name),
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(os.path.join(ROOT, name), str(src / name))
+    result = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-input",
+                             "-e", str(src), "--prefix", str(tmp_path / "prefix")],
+                            capture_output=True, text=True, timeout=HANG_S)
+    output = result.stdout + result.stderr
+    if result.returncode != 0:
+        pytest.fail("pip could not install the project (it needs the package index for "
+                    "setuptools): %s" % output[-1500:])
+    assert "Warning" not in output and "careful" not in output, output
