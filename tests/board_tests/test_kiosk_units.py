@@ -174,3 +174,31 @@ def test_the_show_units_command_serves_the_page_of_the_board(tmp_path):
             proc.terminate()
             proc.wait(timeout=WAIT_S)
         dev.stop()
+
+
+def test_the_board_is_named_by_its_usb_id_not_its_tty_number(tmp_path):
+    from host_tools.board.kiosk import stable_port
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    tty = tmp_path / "ttyACM1"
+    tty.write_text("")
+    os.symlink("../ttyACM1", str(by_id / "usb-MicroPython_Board_in_FS_mode_e6614103e7-if00"))
+    assert stable_port(str(tty), str(by_id)) == str(by_id / "usb-MicroPython_Board_in_FS_mode_"
+                                                            "e6614103e7-if00")
+    assert stable_port(str(tmp_path / "ttyACM0"), str(by_id)) == str(tmp_path / "ttyACM0")
+    assert stable_port(str(tty), str(tmp_path / "none")) == str(tty)
+
+
+def test_the_browser_waits_until_the_page_answers(capsys):
+    from host_tools.board.kiosk import wait_for
+    answers = [OSError("refused"), OSError("refused"), None]
+    naps = []
+
+    def opener(url):
+        answer = answers.pop(0)
+        if answer is not None:
+            raise answer
+
+    assert wait_for("http://127.0.0.1:8738/", sleep=naps.append, opener=opener) == 0
+    assert answers == [] and len(naps) == 2
+    assert capsys.readouterr().out.count("waiting for the page") == 1
