@@ -45,6 +45,7 @@ class Story:
         self.news = None         # museum: a hand_back or no_computer event, until a move
         self.taking_back = False  # an undo's pieces are being put back
         self.mode = None         # the board's mode as its hello said ("computer", ...)
+        self.attracting = False  # museum: the travelling light runs, until a touch
 
     def saw(self, state):
         """The board's state, as read: a mistake made during the opening is
@@ -58,6 +59,9 @@ class Story:
         name = event.get("event")
         if name == "hello":
             self.mode = event.get("mode")
+            self.attracting = False  # a restart begins without the light
+        elif name in ("throw", "move", "new"):
+            self.attracting = False  # the board is being played
         if name in ("ready", "new", "undo"):
             self.player = 1
             self.computer = None
@@ -109,6 +113,8 @@ class Story:
     def _museum(self, event):
         what = event.get("what")
         side = _side(event.get("side"))
+        if what in ("attract", "wake", "reset"):
+            self.attracting = what == "attract"
         if what == "offer":
             self.offer = side
         elif what == "offer_withdrawn":
@@ -125,6 +131,11 @@ class Story:
         elif what == "no_computer":
             self.offer = None
             self.news = event
+
+    def attract_shown(self, state):
+        """Is the travelling light on? The setup and takeback words stay
+        above it: they say which pieces to put where."""
+        return self.attracting and state not in ("setup", "takeback", "howto")
 
     def _museum_done(self):
         """The museum's opponent leaves (its side handed back, the game reset
@@ -217,7 +228,7 @@ def _start_words(story, against_computer):
 
 def explain(board, story):
     """The page's words: ``{"kind", "status", "instruction"}``, each sentence
-    a ``[key, args]`` pair. ``kind`` names the sentence class (opening,
+    a ``[key, args]`` pair. ``kind`` names the sentence class (attract, opening,
     start, turn, capture, water, mistake, missing, nomove, computer, offer,
     winner, setup, ...), for the page's styling and for tests."""
     state = board.get("state")
@@ -228,6 +239,12 @@ def explain(board, story):
     do = []
     kind = state or "unknown"
     story.saw(state)
+
+    if story.attract_shown(state):
+        # A museum board's travelling light: the board waits for visitors,
+        # whatever game stands on it, until a touch.
+        return {"kind": "attract", "status": [["status.attract", {}]],
+                "instruction": [["do.attract", {}]]}
 
     if state in ("setup", "takeback"):
         put, take = squares(roles, "put"), squares(roles, "take")

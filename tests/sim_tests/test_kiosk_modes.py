@@ -1,16 +1,32 @@
 """The kiosk screen follows the board's modes, watched in Debian's headless
 Chromium at 1920x1080 and 1080x1920 (manual clock: every step is exact).
 
+- Attract: while a museum board (firmware/museum.py) runs its travelling
+  light, the words are the attract class and the kiosk shows the
+  invitation (what Senet is, the two reconstructions and their sources, the
+  board itself with the light, how to begin) in every language; a touch
+  ends it.
 - The winner, with the Hungarian score (H15), is the largest line on the
   screen; the new-game hint is smaller, under it.
 """
 
+import json
+import os
+
 import pytest
 
+from host_tools.words import explain as ex
+
 from chromium import browser  # noqa: F401  (a module's own browser)
-from test_sim_words import Served, hand, open_page, resumed, words
+from test_sim_words import I18N, Served, hand, museum_events, museum_sim, open_page, resumed, words
 
 SCREENS = ((1920, 1080), (1080, 1920))
+WAIT_MS = 60000         # only catches a hang: every wait is for a condition
+
+
+def text(lang):
+    with open(os.path.join(I18N, lang + ".json"), encoding="utf-8") as f:
+        return json.load(f)["text"]
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +70,78 @@ def test_the_winner_is_the_largest_line_and_the_new_game_hint_under_it(browser, 
             sizes = page.evaluate("""() => ['status', 'instruction'].map(id =>
                 parseFloat(getComputedStyle(document.getElementById(id)).fontSize))""")
             assert sizes[0] >= 28 and sizes[1] < sizes[0], sizes
+        finally:
+            context.close()
+        assert not errors, errors
+
+
+# -- attract ---------------------------------------------------------------------------
+
+
+def test_the_travelling_light_is_the_attract_class_until_a_touch():
+    story = ex.Story()
+    opening = {"state": "opening", "turn": "W", "throw": None, "roles": [""] * 30}
+    assert ex.explain(opening, story)["kind"] == "opening"
+    story.event({"event": "museum", "what": "attract"})
+    assert ex.explain(opening, story) == {"kind": "attract", "status": [["status.attract", {}]],
+                                          "instruction": [["do.attract", {}]]}
+    story.event({"event": "museum", "what": "wake"})
+    assert ex.explain(opening, story)["kind"] == "opening"
+    story.event({"event": "museum", "what": "attract"})
+    story.event({"event": "hello", "mode": "museum"})       # a restart ends the light too
+    assert ex.explain(opening, story)["kind"] == "opening"
+
+
+def inside(page, selector, width, height):
+    box = page.locator(selector).bounding_box()
+    assert box and box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= width + 1 and box["y"] + box["height"] <= height + 1, (
+        selector, box, width, height)
+    return box
+
+
+@pytest.mark.browser
+def test_the_kiosk_invites_during_the_travelling_light_and_a_touch_ends_it(browser, served):
+    sim = museum_sim(2, 1, 2, 1, timings={"attract_s": 10})
+    served.use(sim)                   # the setup check: the how-to begins
+    sim.press()                       # ends the how-to: the opening waits
+    sim.advance(400)
+    for width, height, lang in ((1920, 1080, "ru"), (1080, 1920, "hu"), (1920, 1080, "en")):
+        words_of = text(lang)
+        context, page, errors = open_page(browser, served.server.url + "?view=kiosk", lang,
+                                          width=width, height=height)
+        try:
+            sim.advance(10500)        # nobody touches it: the travelling light
+            assert museum_events(sim, "attract")
+            page.wait_for_function("() => !document.getElementById('invite').hidden",
+                                   timeout=WAIT_MS)
+            assert page.inner_text("#invite-title") == words_of["attract.title"]
+            for key in ("attract.what", "attract.rules"):
+                assert words_of[key] in page.inner_text("#invite"), key
+            assert page.inner_text("#invite-begin") == words_of["attract.begin"]
+            assert "Passing Through the Netherworld" in words_of["attract.rules"]
+            for selector in ("#invite-title", "#invite", "#board", "#invite-begin"):
+                inside(page, selector, width, height)
+            assert not page.is_visible("#instruction")    # no call to throw during the light
+            assert not page.is_visible("#controls")
+            title = page.eval_on_selector("#invite-title",
+                                          "el => parseFloat(getComputedStyle(el).fontSize)")
+            body = page.eval_on_selector("#invite-what",
+                                         "el => parseFloat(getComputedStyle(el).fontSize)")
+            assert title >= 40 and body >= 24, (title, body)
+            size = page.evaluate("""() => [document.documentElement.scrollWidth,
+                document.documentElement.scrollHeight, window.innerWidth, window.innerHeight]""")
+            assert size[0] <= size[2] and size[1] <= size[3], "the kiosk page scrolls: %r" % size
+            page.screenshot(path="/tmp/k/attract-%s-%d.png" % (lang, width))
+
+            sim.lift(2)                # a touch: the light and the invitation end
+            sim.advance(300)
+            page.wait_for_function("() => document.getElementById('invite').hidden",
+                                   timeout=WAIT_MS)
+            assert page.is_visible("#instruction") and page.is_visible("#board")
+            assert not page.is_visible("#invite-begin")
+            sim.place(2)
+            sim.advance(1000)
         finally:
             context.close()
         assert not errors, errors

@@ -231,6 +231,7 @@ function drawWords(st) {
   show("status", status || " ");
   show("instruction", sentences(words.instruction) || " ");
   setData($("words"), "kind", words.kind || "");
+  invite(KIOSK && words.kind === "attract");
   const ruleset = st.app.ruleset;
   if (ruleset) show("howto", t("howto." + ruleset));
   const mirror = st.mirror;
@@ -242,6 +243,17 @@ function drawWords(st) {
   const live = st.sticks_live !== false;
   $("sticks").classList.toggle("dim", !live);
   show("sticks-label", t(live ? "sticks" : "sticks.last"));
+}
+
+// Kiosk: while a museum board's travelling light runs, the screen invites
+// visitors (what Senet is, the rules it plays and where they come from, how
+// to begin) around the board itself; a touch ends the light and the invitation.
+function invite(on) {
+  if ($("invite").hidden !== !on) {
+    $("invite").hidden = !on;
+    $("invite-begin").hidden = !on;
+  }
+  document.body.classList.toggle("attract", on);
 }
 
 // Kiosk: the pointer hides after a few seconds still.
