@@ -70,7 +70,12 @@ def add_arguments(parser):
 def run(args):
     try:
         if args.wait_for:
+            if not args.wait_for.startswith(("http://", "https://")):
+                raise KioskError("--wait-for wants the page's address, http://..., not %s"
+                                 % args.wait_for)
             return wait_for(args.wait_for)
+        if args.out and not args.print:
+            raise KioskError("--out goes with --print (--install writes into ~/.config)")
         files = kiosk_files(board_port(args.port), pick_browser(args.browser),
                             check_http_port(args.http_port), args.lang)
         if args.install:

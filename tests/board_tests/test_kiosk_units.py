@@ -134,6 +134,8 @@ def test_install_writes_the_units_and_says_how_to_enable_them(tmp_path, monkeypa
     (["--print", "--browser", "/no/such/chromium"], "no browser at /no/such/chromium"),
     (["--print", "--port", "/no/such/port"], "/no/such/port"),
     (["--print", "--http-port", "70000"], "--http-port"),
+    (["--install"], "--out goes with --print"),
+    (["--wait-for", "127.0.0.1:8738"], "http://"),
 ])
 def test_bad_input_gets_one_line_and_writes_nothing(tmp_path, capsys, argv, words):
     out = tmp_path / "units"
