@@ -6,18 +6,24 @@ Chromium at 1920x1080 and 1080x1920 (manual clock: every step is exact).
   invitation (what Senet is, the two reconstructions and their sources, the
   board itself with the light, how to begin) in every language; a touch
   ends it.
+- Disconnected: the mirror of a real board (`senet-board show`) that lost
+  its cable shows one calm large line (the board is resting), the staff
+  detail small, and nothing of the game's last instruction.
 - The winner, with the Hungarian score (H15), is the largest line on the
   screen; the new-game hint is smaller, under it.
 """
 
 import json
 import os
+import threading
 
 import pytest
 
 from host_tools.words import explain as ex
 
 from chromium import browser  # noqa: F401  (a module's own browser)
+from host_tools.board.show import Mirror
+from host_tools.sim.server import SimServer
 from test_sim_words import I18N, Served, hand, museum_events, museum_sim, open_page, resumed, words
 
 SCREENS = ((1920, 1080), (1080, 1920))
@@ -145,3 +151,55 @@ def test_the_kiosk_invites_during_the_travelling_light_and_a_touch_ends_it(brows
         finally:
             context.close()
         assert not errors, errors
+
+
+# -- disconnected ------------------------------------------------------------------------
+
+
+def mirrored(sim):
+    """A mirror (as `senet-board show` keeps) that has read ``sim``'s events
+    and state, and has no cable now."""
+    mirror = Mirror("/dev/null")
+    for entry in sim.log:
+        if entry["kind"] == "app":
+            mirror.line(json.dumps(entry["data"]).encode())
+    mirror.line(json.dumps(sim.app.command({"cmd": "state"})[0]).encode())
+    return mirror
+
+
+@pytest.mark.browser
+def test_a_disconnected_board_is_one_calm_line_and_no_stale_instruction(browser, tmp_path):
+    sim = resumed(tmp_path, "unplugged", "kendall", "BWBWBWB...W.B........W........ W", 2)
+    sim.advance(1000)
+    mirror = mirrored(sim)
+    assert mirror.snapshot()["explain"]["status"] == [["status.threw.W", {"value": 2}]]
+    server = SimServer(mirror, "127.0.0.1", 0, read_only=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    try:
+        for width, height, lang in ((1920, 1080, "en"), (1080, 1920, "ru")):
+            words_of = text(lang)
+            context, page, errors = open_page(browser, server.url + "?view=kiosk", lang,
+                                              width=width, height=height)
+            try:
+                words(page, None, words_of["page.resting"], "resting")
+                visible = page.inner_text("body")
+                for key in ("status.threw.W", "do.move.W"):    # the game's last words
+                    template = words_of[key]
+                    template = template["other"] if isinstance(template, dict) else template
+                    assert template.split("{")[0] not in visible, (key, visible)
+                assert words_of["page.disconnected"] in page.inner_text("#banner")
+                assert largest_text(page)[0] == "instruction", largest_text(page)
+                banner = page.eval_on_selector("#banner",
+                                               "el => parseFloat(getComputedStyle(el).fontSize)")
+                assert banner <= 20, banner               # the staff detail is small
+                inside(page, "#instruction", width, height)
+                inside(page, "#banner", width, height)
+            finally:
+                context.close()
+            assert not errors, errors
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)

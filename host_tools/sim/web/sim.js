@@ -225,18 +225,20 @@ function legendAnimations(roles) {
 }
 
 function drawWords(st) {
-  const words = st.explain || { kind: "", status: [], instruction: [] };
+  const mirror = st.mirror;
+  const off = !!(mirror && !mirror.connected);
+  // A board without its cable asks nothing: one calm line instead of its last words.
+  const words = off ? { kind: "resting", status: [], instruction: [["page.resting", {}]] }
+    : st.explain || { kind: "", status: [], instruction: [] };
   let status = sentences(words.status);
-  if (!status && st.app.turn) status = t("status.turn." + st.app.turn);
+  if (!status && st.app.turn && !off) status = t("status.turn." + st.app.turn);
   show("status", status || " ");
   show("instruction", sentences(words.instruction) || " ");
   setData($("words"), "kind", words.kind || "");
   invite(KIOSK && words.kind === "attract");
   const ruleset = st.app.ruleset;
   if (ruleset) show("howto", t("howto." + ruleset));
-  const mirror = st.mirror;
   const banner = $("banner");
-  const off = !!(mirror && !mirror.connected);
   if (banner.hidden !== !off) banner.hidden = !off;
   if (off) show("banner", t("page.disconnected"));
   document.body.classList.toggle("disconnected", off);
