@@ -6,6 +6,9 @@ Chromium at 1920x1080 and 1080x1920 (manual clock: every step is exact).
   invitation (what Senet is, the two reconstructions and their sources, the
   board itself with the light, how to begin) in every language; a touch
   ends it.
+- The screen used: in landscape and in portrait (where the snake of squares
+  runs down the screen) the board and its words cover at least half of it,
+  the board alone at least a quarter, with no scrolling.
 - Disconnected: the mirror of a real board (`senet-board show`) that lost
   its cable shows one calm large line (the board is resting), the staff
   detail small, and nothing of the game's last instruction.
@@ -203,3 +206,40 @@ def test_a_disconnected_board_is_one_calm_line_and_no_stale_instruction(browser,
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+# -- the screen used ---------------------------------------------------------------------
+
+
+@pytest.mark.browser
+def test_the_board_and_its_words_use_at_least_half_of_the_screen(browser, served, tmp_path):
+    sim = served.use(resumed(tmp_path, "area", "kendall", "BWBWBWB...W.B........W........ W", 2))
+    hand(sim, ("lift", 11))
+    for width, height, lang in ((1920, 1080, "en"), (1080, 1920, "ru"), (1080, 1920, "hu")):
+        context, page, errors = open_page(browser, served.server.url + "?view=kiosk", lang,
+                                          width=width, height=height)
+        try:
+            words(page, None, None, "lifted")
+            boxes = [inside(page, selector, width, height)
+                     for selector in ("#board", "#words", "#controls")]
+            area = [b["width"] * b["height"] / float(width * height) for b in boxes]
+            print("\n%dx%d %s: board %.0f%%, words %.0f%%, controls %.0f%% of the screen" % (
+                width, height, lang, 100 * area[0], 100 * area[1], 100 * area[2]))
+            assert area[0] >= 0.25 and sum(area) >= 0.5, area
+            size = page.evaluate("""() => [document.documentElement.scrollWidth,
+                document.documentElement.scrollHeight, window.innerWidth, window.innerHeight]""")
+            assert size[0] <= size[2] and size[1] <= size[3], "the kiosk page scrolls: %r" % size
+            # the squares still run along the snake: 1..10, 11..20 back, 21..30
+            centres = page.evaluate("""() => [1, 10, 11, 20, 21, 30].map(n => {
+                const r = document.querySelector('.sq[data-square="' + n + '"]').getBoundingClientRect();
+                return [r.x + r.width / 2, r.y + r.height / 2, r.width];
+            })""")
+            side = centres[0][2]
+            for a, b in ((0, 5), (1, 2), (3, 4)):     # 1 and 30 far apart; 10 beside 11, 20 beside 21
+                far = abs(centres[a][0] - centres[b][0]) + abs(centres[a][1] - centres[b][1])
+                assert (far > 5 * side) if a == 0 else (far < 1.5 * side), (a, b, centres)
+            page.screenshot(path=str(tmp_path / ("area-%s-%d.png" % (lang, width))))
+            page.screenshot(path="/tmp/k/area-%s-%d.png" % (lang, width))
+        finally:
+            context.close()
+        assert not errors, errors

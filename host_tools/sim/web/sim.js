@@ -37,10 +37,23 @@ let busy = Promise.resolve();
 
 // -- the board's squares, laid along the snake path ---------------------------------
 
+// A portrait kiosk turns the board a quarter: the three rows of ten run down
+// the screen, so the board can use its height.
+const UPRIGHT = KIOSK ? window.matchMedia("(orientation: portrait)") : null;
+
 function squareCell(square) {
   const row = Math.floor((square - 1) / 10);
   const i = (square - 1) % 10;
-  return { row: row + 1, col: (row === 1 ? 9 - i : i) + 1 };
+  const along = (row === 1 ? 9 - i : i) + 1;
+  return UPRIGHT && UPRIGHT.matches ? { row: along, col: row + 1 } : { row: row + 1, col: along };
+}
+
+function layOutSquares() {
+  for (let s = 1; s <= SQUARES; s++) {
+    const cell = squareCell(s);
+    squareEls[s].style.gridRow = String(cell.row);
+    squareEls[s].style.gridColumn = String(cell.col);
+  }
 }
 
 const squareEls = [];
@@ -49,9 +62,6 @@ for (let s = 1; s <= SQUARES; s++) {
   el.type = "button";
   el.className = "sq";
   el.dataset.square = String(s);
-  const cell = squareCell(s);
-  el.style.gridRow = String(cell.row);
-  el.style.gridColumn = String(cell.col);
   el.innerHTML = '<span class="glow"></span><span class="num"></span><span class="scan"></span>';
   el.querySelector(".num").textContent = String(s);
   if (SPECIAL[s]) {
@@ -69,6 +79,8 @@ for (let s = 1; s <= SQUARES; s++) {
   board.appendChild(el);
   squareEls[s] = el;
 }
+layOutSquares();
+if (UPRIGHT) UPRIGHT.addEventListener("change", layOutSquares);
 
 // -- talking to the server --------------------------------------------------------------
 
