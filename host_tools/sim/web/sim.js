@@ -21,6 +21,8 @@ const DRAG_START_PX = 8;
 const POINTER_IDLE_MS = 3000;   // kiosk: the pointer hides after this long still
 const params = new URLSearchParams(location.search);
 const KIOSK = params.get("view") === "kiosk";
+// Kiosk: a visitor's language goes back to the exhibit's after this long quiet.
+const QUIET_MS = 1000 * (Number(params.get("quiet_s")) > 0 ? Number(params.get("quiet_s")) : 90);
 let options = { lang: null, languages: ["en"], mirror: false };
 let lang = "en";
 let dict = null;           // the chosen language's file (host_tools/words/i18n/<lang>.json, served as /i18n/)
@@ -173,14 +175,19 @@ function languageSelector() {
   sel.textContent = "";
   for (const name of options.languages) sel.add(new Option(name, name));
   sel.value = lang;
-  Promise.all(options.languages.map((name) => fetch("/i18n/" + name + ".json")
-    .then((r) => r.json()).then((d) => { sel.querySelector('option[value="' + name + '"]').textContent = d.language; })
-    .catch(() => {})));
+  const names = {};
+  const done = Promise.all(options.languages.map((name) => fetch("/i18n/" + name + ".json")
+    .then((r) => r.json()).then((d) => {
+      names[name] = d.language;
+      sel.querySelector('option[value="' + name + '"]').textContent = d.language;
+    })
+    .catch(() => {}))).then(() => names);
   sel.addEventListener("change", () => {
     params.set("lang", sel.value);
     history.replaceState(null, "", "?" + params.toString());
     loadLanguage(sel.value);
   });
+  return done;
 }
 
 // The legend: every light role as the firmware's table makes it look.
@@ -248,6 +255,7 @@ function drawWords(st) {
   show("instruction", sentences(words.instruction) || " ");
   setData($("words"), "kind", words.kind || "");
   invite(KIOSK && words.kind === "attract");
+  if (KIOSK) boardMoved(st.app);
   const ruleset = st.app.ruleset;
   if (ruleset) show("howto", t("howto." + ruleset));
   const banner = $("banner");
@@ -268,6 +276,52 @@ function invite(on) {
     $("invite-begin").hidden = !on;
   }
   document.body.classList.toggle("attract", on);
+}
+
+// Kiosk: large buttons, each language's name in itself, for visitors who cannot
+// reach the address; after QUIET_MS without a touch on the screen or a change
+// on the board, the exhibit's own language returns for the next visitor.
+let exhibitLang = "en";
+let quietTimer = null;
+
+function languageButtons(names) {
+  const nav = $("lang-buttons");
+  nav.textContent = "";
+  for (const name of options.languages) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.lang = name;
+    b.lang = name;
+    b.textContent = names[name] || name;
+    b.addEventListener("click", () => { loadLanguage(name).then(markLanguage); stillHere(); });
+    nav.appendChild(b);
+  }
+  nav.hidden = false;
+  markLanguage();
+  ["pointerdown", "keydown"].forEach((e) => window.addEventListener(e, stillHere, true));
+}
+
+function markLanguage() {
+  $("lang-buttons").querySelectorAll("button").forEach((b) => {
+    b.setAttribute("aria-pressed", b.dataset.lang === lang ? "true" : "false");
+  });
+}
+
+let lastBoard = "";
+
+// A visitor playing on the board is still here, even without touching the screen.
+function boardMoved(app) {
+  const key = [app.position, app.state, app.throw].join(" ");
+  if (key === lastBoard) return;
+  lastBoard = key;
+  if (quietTimer !== null) stillHere();
+}
+
+function stillHere() {
+  clearTimeout(quietTimer);
+  quietTimer = setTimeout(() => {
+    if (lang !== exhibitLang) loadLanguage(exhibitLang).then(markLanguage);
+  }, QUIET_MS);
 }
 
 // Kiosk: the pointer hides after a few seconds still.
@@ -743,7 +797,9 @@ async function start() {
     legendAnimations(legendRoles);
   } catch (e) { legendRoles = []; }
   await loadLanguage(lang);
-  languageSelector();
+  exhibitLang = lang;
+  const names = languageSelector();
+  if (KIOSK) names.then(languageButtons);
   const st = await (await fetch("/api/state")).json();
   draw(st);
   connect();
