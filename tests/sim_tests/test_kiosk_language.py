@@ -101,3 +101,39 @@ def test_the_language_buttons_switch_and_go_back_after_the_quiet_time(browser, s
         finally:
             context.close()
         assert not errors, errors
+
+
+ENGLISH = ("Square", "square", "piece", "empty", "light", "black", "white")
+
+
+def square_labels(page):
+    return page.eval_on_selector_all(".sq", "els => els.map(el => el.getAttribute('aria-label'))")
+
+
+@pytest.mark.browser
+def test_the_squares_labels_follow_the_chosen_language(browser, served, tmp_path):
+    sim = served.use(resumed(tmp_path, "labels", "kendall",
+                             "BWBWBWB...W.B........W........ W", 2))
+    hand(sim, ("lift", 11))
+    context, page, errors = kiosk(browser, served.server.url, "en", 1920, 1080)
+    try:
+        labels = square_labels(page)
+        assert labels[0].startswith("Square 1") and "black piece" in labels[0], labels[0]
+        page.click('#lang-buttons button[data-lang="ru"]')
+        page.wait_for_function("() => document.documentElement.lang === 'ru'", timeout=WAIT_MS)
+        words(page, threw("ru"), None, "lifted")
+        labels = square_labels(page)
+        assert labels[0] == "Клетка 1, чёрная фишка", labels[0]
+        for label in labels:
+            assert not any(c.isascii() and c.isalpha() for c in label), label
+        assert text("ru")["role.target"] in labels[12], labels[12]       # 13: put it here
+        page.click('#lang-buttons button[data-lang="hu"]')
+        page.wait_for_function("() => document.documentElement.lang === 'hu'", timeout=WAIT_MS)
+        labels = square_labels(page)
+        assert labels[1] == "2. mező, fehér bábu", labels[1]
+        assert labels[29].startswith("30. mező, " + text("hu")["house.30"]), labels[29]
+        for label in labels:
+            assert not [w for w in ENGLISH if w in label.replace(",", " ").split()], label
+    finally:
+        context.close()
+    assert not errors, errors

@@ -237,7 +237,7 @@ def test_the_throw_button_and_squares_work_from_the_keyboard(page, served):
     wait_role(sim, 11, "target")
     page.wait_for_function(                       # a screen reader hears the light too
         "sel => document.querySelector(sel).getAttribute('aria-label')"
-        " === 'Square 11, empty, light: target'", arg=sq(11), timeout=WAIT_MS)
+        " === 'Square 11, empty, light: put the lifted piece here'", arg=sq(11), timeout=WAIT_MS)
     page.focus(sq(11))
     page.keyboard.press("Enter")                  # place
     wait_log(page, '"move":"10-11"')

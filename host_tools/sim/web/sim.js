@@ -50,6 +50,17 @@ function squareCell(square) {
   return UPRIGHT && UPRIGHT.matches ? { row: along, col: row + 1 } : { row: row + 1, col: along };
 }
 
+// What a screen reader says of a square, in the page's language: its number,
+// its house, the piece on it and what its light asks.
+function squareLabel(s, piece, role) {
+  if (!dict) return "Square " + s;
+  let label = t("aria.square", { number: s });
+  if (SPECIAL[s]) label += ", " + t("house." + s);
+  label += ", " + (piece ? t("aria.piece." + piece.side) : t("aria.empty"));
+  if (role) label += ", " + t("aria.light", { what: t("role." + role) });
+  return label;
+}
+
 function layOutSquares() {
   for (let s = 1; s <= SQUARES; s++) {
     const cell = squareCell(s);
@@ -424,10 +435,7 @@ function draw(st, again) {
     setData(el, "piece", piece ? String(piece.id) : "");
     setData(el, "side", piece ? piece.side : "");
     el.querySelector(".scan").classList.toggle("on", ((st.raw >>> (s - 1)) & 1) === 1);
-    let label = "Square " + s;
-    if (SPECIAL[s]) label += ", " + (dict ? t("house." + s) : SPECIAL[s][1]);
-    label += piece ? ", " + SIDE_NAME[piece.side] + " piece" : ", empty";
-    if (role) label += ", light: " + role.replace("_", " ");
+    const label = squareLabel(s, piece, role);
     if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
   }
   document.querySelectorAll(".led.stick").forEach((el) => {
