@@ -16,7 +16,6 @@ const SPECIAL = {
   29: ["II", "House of Re-Atum"],
   30: ["\u2609", "House of Re-Horakhty"],
 };
-const SIDE_NAME = { B: "black", W: "white" };
 const DRAG_START_PX = 8;
 const POINTER_IDLE_MS = 3000;   // kiosk: the pointer hides after this long still
 const params = new URLSearchParams(location.search);
@@ -458,7 +457,7 @@ function drawTrays(st) {
   for (const side of ["B", "W"]) {
     const box = document.querySelector("#tray-" + side + " .tray-pieces");
     const off = st.pieces.filter((p) => p.side === side && p.square === null);
-    const key = off.map((p) => p.id + (p.held ? "h" : "") + (p.knocked ? "k" : "") +
+    const key = lang + ":" + off.map((p) => p.id + (p.held ? "h" : "") + (p.knocked ? "k" : "") +
       (p.id === selected ? "s" : "")).join(" ");
     if (box.dataset.key === key) continue;
     box.dataset.key = key;
@@ -469,13 +468,14 @@ function drawTrays(st) {
       b.className = "tray-piece";
       b.dataset.piece = String(p.id);
       b.setAttribute("aria-pressed", p.id === selected ? "true" : "false");
-      const what = p.held ? "in hand" : p.knocked ? "knocked off" : "off the board";
-      b.setAttribute("aria-label", SIDE_NAME[p.side] + " piece " + p.id + ", " + what);
+      const where = p.held ? "aria.held" : p.knocked ? "aria.knocked" : "aria.off";
+      b.setAttribute("aria-label", t("aria.tray_piece",
+        { piece: t("aria.piece." + p.side), id: p.id, where: t(where) }));
       b.innerHTML = '<span class="piece ' + p.side + '"></span>';
       if (p.held || p.knocked) {
         const badge = document.createElement("span");
         badge.className = "badge" + (p.knocked ? " knocked" : "");
-        badge.textContent = p.held ? "hand" : "!";
+        badge.textContent = p.held ? t("badge.hand") : "!";
         b.appendChild(badge);
       }
       box.appendChild(b);
@@ -491,18 +491,19 @@ function show(id, value) {
 
 function drawFacts(st) {
   const app = st.app;
-  show("state", app.state);
-  show("turn", app.turn ? SIDE_NAME[app.turn] || app.turn : null);
+  show("state", app.state ? t("state." + app.state) : null);
+  show("turn", app.turn ? t("side." + app.turn) : null);
   let throwText = app.throw;
   if (app.sticks) throwText = (app.throw === null || app.throw === undefined ? "" : app.throw + "  ") +
-    "[" + app.sticks.map((v) => (v ? "flat" : "round")).join(" ") + "]";
+    "[" + app.sticks.map((v) => t(v ? "stick.flat" : "stick.round")).join(" ") + "]";
   show("throw-value", throwText);
   show("position", app.position);
   const sel = $("ruleset");
   if (sel.options.length !== st.rulesets.length) {
     sel.textContent = "";
-    for (const name of st.rulesets) sel.add(new Option(name, name));
+    for (const name of st.rulesets) sel.add(new Option(t("ruleset." + name), name));
   }
+  for (const option of sel.options) option.textContent = t("ruleset." + option.value);
   if (document.activeElement !== sel && app.ruleset && sel.value !== app.ruleset) sel.value = app.ruleset;
   const opp = $("opponent");
   const want = app.mode === "computer" && app.computer ? "computer:" + app.computer.side : "two_players";
@@ -514,7 +515,7 @@ function drawFacts(st) {
     " · clock " + (st.now_ms / 1000).toFixed(1) + " s");
   // the header names the ruleset; whose turn it is comes from the words below it,
   // never from the position's side to move (black's light is lit in the opening)
-  show("summary", app.ruleset || "");
+  show("summary", app.ruleset ? t("ruleset." + app.ruleset) : "");
 }
 
 function logText(entry) {

@@ -1,0 +1,84 @@
+"""Every word in the visitor's language (Debian's headless Chromium).
+
+A short game, played through the simulator on the Hungarian and the Russian
+page (a piece lifted, a wrong square, a capture, a finished move, a
+Hungarian game too), and at every step the visible text and every
+screen-reader label are read: no English word may show. The page's clock
+is the simulator's manual one, so every step is exact.
+"""
+
+import re
+
+import pytest
+
+from chromium import browser  # noqa: F401  (a module's own browser)
+from test_sim_words import Served, hand, open_page, resumed, switch, words
+
+# Words of the English page that once leaked into the other two.
+ENGLISH = {"hand", "move", "moves", "white", "black", "round", "flat", "kendall",
+           "hungarian", "square", "squares", "piece", "pieces", "empty", "light",
+           "app", "board", "game", "turn", "throw", "nothing", "lift", "holds", "your",
+           "the", "and", "with", "for"}
+# Kendall is a man's name in every language; "kendall" is the ruleset's id.
+NAMES = {"Kendall"}
+
+
+@pytest.fixture(scope="module")
+def served():
+    s = Served()
+    yield s
+    s.stop()
+
+
+def everything_said(page):
+    """The visible text, every aria-label and every title of the page."""
+    return page.evaluate("""() => {
+        const said = [document.body.innerText, document.title];
+        for (const el of document.querySelectorAll('[aria-label], [title]')) {
+            said.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '');
+        }
+        return said.join('\\n');
+    }""")
+
+
+def english_in(text):
+    found = set()
+    for line in text.splitlines():
+        for word in re.findall(r"[A-Za-z]+", line):
+            if word.lower() in ENGLISH and word not in NAMES:
+                found.add("%s  <- %s" % (word, line.strip()[:90]))
+    return found
+
+
+def scan(page, found):
+    found |= english_in(everything_said(page))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["hu", "ru"])
+def test_no_english_word_in_a_simulated_game(browser, served, tmp_path, lang):
+    found = set()
+    sim = served.use(resumed(tmp_path, "kendall", "kendall",
+                             "BWBWBWB...W.B........W........ W", 2))
+    context, page, errors = open_page(browser, served.server.url, lang)
+    try:
+        words(page, None, None, "turn")
+        scan(page, found)
+        hand(sim, ("lift", 11))                     # a piece in hand
+        words(page, None, None, "lifted")
+        scan(page, found)
+        hand(sim, ("place", 12))                    # a wrong square
+        scan(page, found)
+        hand(sim, ("lift", 12), ("place", 11))      # back again
+        hand(sim, ("lift", 22), ("place", 24))      # the move done
+        words(page, None, None, "turn")
+        scan(page, found)
+        sim = switch(served, page, resumed(tmp_path, "hungarian", "hungarian",
+                                           "BWBWBWB...W.B........W........ W", 2))
+        scan(page, found)
+        hand(sim, ("lift", 11))
+        scan(page, found)
+    finally:
+        context.close()
+    assert not errors, errors
+    assert not found, "English on the %s page:\n%s" % (lang, "\n".join(sorted(found)))
