@@ -503,7 +503,7 @@ def test_every_sentence_at_its_moment(browser, served, tmp_path):
                                  "B.B.B" + "." * 19 + "W" + "." * 5 + " W", 2,
                                  {"mode": "computer", "computer": {"side": "W", "level": 1}}))
         sim.advance(2500)
-        words(page, None, "The computer moves 25 to 27: move it for it", "computer")
+        words(page, None, "The computer moves 25 to 27: move its piece for it", "computer")
 
         # A museum board offers to play the side nobody throws for, and the
         # legend says what its light means.

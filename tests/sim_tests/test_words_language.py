@@ -82,3 +82,48 @@ def test_no_english_word_in_a_simulated_game(browser, served, tmp_path, lang):
         context.close()
     assert not errors, errors
     assert not found, "English on the %s page:\n%s" % (lang, "\n".join(sorted(found)))
+
+
+# -- the wording of the language files -----------------------------------------------
+
+import json  # noqa: E402
+import os  # noqa: E402
+
+from test_sim_words import I18N  # noqa: E402
+
+
+def sentences(lang):
+    with open(os.path.join(I18N, lang + ".json"), encoding="utf-8") as f:
+        text = json.load(f)["text"]
+    out = {}
+    for key, value in text.items():
+        for form, sentence in (value.items() if isinstance(value, dict) else [("", value)]):
+            out[key + ("." + form if form else "")] = sentence
+    return out
+
+
+def offending(lang, pattern, flags=0):
+    return {k: s for k, s in sentences(lang).items() if re.search(pattern, s, flags)}
+
+
+def test_russian_wording():
+    assert offending("ru", r"столько ходов|\b\d+ ходов") == {}, "a throw counts squares, not moves"
+    assert offending("ru", r"судий") == {}, "the modern form is судей"
+    # one word for a square: клетка, never поле
+    assert offending("ru", r"(?<![а-яё])пол(е|я|ю|ем|ях|ям|ей)(?![а-яё])", re.I) == {}
+    for key, name in sentences("ru").items():
+        if key.startswith("house."):      # «Дом Воды», «Дом Трёх Истин»: every word capitalised
+            words_ = re.findall(r"[А-Яа-яЁё]+", name)
+            assert all(w[0].isupper() for w in words_), (key, name)
+
+
+def test_hungarian_wording():
+    throws = {k: s for k, s in offending("hu", r"bábukkal").items() if "computer" in k}
+    assert throws == {}, "the computer throws for a side, not with its pieces"
+    assert offending("hu", r"féllel") == {}
+    assert offending("hu", r"víz-csapda", re.I) == {}, "one name: a Víz Háza"
+    assert offending("hu", r"Senet tábla") == {}
+
+
+def test_english_wording():
+    assert offending("en", r"move it for it") == {}
