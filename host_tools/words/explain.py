@@ -205,6 +205,16 @@ def _museum_words(story):
     return []
 
 
+def _opponent(story, key):
+    """A museum board plays a lone visitor's side itself ("the board plays
+    black"), so its throws and moves are the board's too, never a computer's."""
+    return _BOARD_KEYS[key] if story.board_side is not None else key
+
+
+_BOARD_KEYS = {"do.computer_throws.": "do.board_throws.", "do.computer": "do.board",
+               "do.computer_off": "do.board_off"}
+
+
 def _start_words(story, against_computer):
     """Who threw the first 1, and the side that starts with it (K4, H4).
 
@@ -303,7 +313,7 @@ def explain(board, story):
     if state == "opening":
         light = "B" if story.player == 1 else "W"
         if computer_side == light:          # it throws at its own side's light
-            do.append(["do.computer_throws." + light, {}])
+            do.append([_opponent(story, "do.computer_throws.") + light, {}])
             return {"kind": "computer", "status": status, "instruction": do}
         do.append(["do.opening." + light, {}])
         return {"kind": "opening", "status": status, "instruction": do}
@@ -314,7 +324,7 @@ def explain(board, story):
 
     if state == "throw":
         if computer_side is not None and computer_side == turn:
-            do.append(["do.computer_throws." + turn, {}])
+            do.append([_opponent(story, "do.computer_throws.") + turn, {}])
             kind = "computer"
         elif turn is not None and story.offer == turn:
             do.append(["do.offer." + turn, {}])     # a press declines, waiting accepts
@@ -355,9 +365,9 @@ def explain(board, story):
         if move is None and c_from:
             move = (c_from[0], c_to[0] if c_to else "off")
         if move is not None and move[1] == "off":
-            do.append(["do.computer_off", {"from": move[0]}])
+            do.append([_opponent(story, "do.computer_off"), {"from": move[0]}])
         elif move is not None:
-            do.append(["do.computer", {"from": move[0], "to": move[1]}])
+            do.append([_opponent(story, "do.computer"), {"from": move[0], "to": move[1]}])
         kind = "computer"
     elif lifted and target:
         do.append(["do.target", {"choices": target}])

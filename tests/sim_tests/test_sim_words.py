@@ -204,12 +204,12 @@ def test_the_museum_offer_the_boards_side_and_the_hand_back_are_told():
     sim.advance(10000)                        # nobody came: the board plays black
     assert museum_events(sim, "computer")
     words = told(sim)
-    assert words["kind"] == "computer" and words["instruction"] == [["do.computer_throws.B", {}]]
+    assert words["kind"] == "computer" and words["instruction"] == [["do.board_throws.B", {}]]
     assert ["status.board_plays.B", {}] in words["status"]
     sim.advance(2000)                         # it throws a 1 and shows its move
     chosen = [e["data"] for e in sim.log if e["data"].get("event") == "computer"][-1]
     origin, to = (int(n) for n in chosen["move"].split("-"))
-    assert told(sim)["instruction"] == [["do.computer", {"from": origin, "to": to}]]
+    assert told(sim)["instruction"] == [["do.board", {"from": origin, "to": to}]]
     sim.press()                               # a visitor takes black back, throw and all
     sim.advance(400)
     assert museum_events(sim, "hand_back") == [{"event": "museum", "what": "hand_back",
@@ -227,7 +227,7 @@ def test_the_museum_offer_the_boards_side_and_the_hand_back_are_told():
 def test_a_side_handed_back_before_the_boards_throw_is_the_visitors_to_throw():
     sim = black_waits(museum_sim(2, 1, 2, 4))
     sim.advance(25100)
-    assert told(sim)["instruction"] == [["do.computer_throws.B", {}]]
+    assert told(sim)["instruction"] == [["do.board_throws.B", {}]]
     sim.press()                               # before its throw: nothing is thrown
     sim.advance(400)
     assert museum_events(sim, "hand_back") and sim.app.state == "throw"

@@ -127,3 +127,22 @@ def test_hungarian_wording():
 
 def test_english_wording():
     assert offending("en", r"move it for it") == {}
+
+
+def test_a_museum_board_is_the_board_in_every_sentence():
+    """"The board plays black" above "The computer moves 9 to 12" names one
+    opponent twice: at a museum exhibit the board throws and moves."""
+    from test_sim_words import black_waits, museum_sim, told
+    sim = black_waits(museum_sim(2, 1, 2, 1))
+    sim.advance(25100)                        # nobody came: the board plays black
+    seen = [told(sim)]
+    sim.advance(2000)                         # it throws a 1 and shows its move
+    seen.append(told(sim))
+    for lang in ("en", "hu", "ru"):
+        text = sentences(lang)
+        for words_ in seen:
+            keys = [k for k, _ in words_["status"] + words_["instruction"]]
+            assert "status.board_plays.B" in keys, keys
+            said = " · ".join(text[k] for k in keys)
+            computer = {"en": "computer", "hu": "gép", "ru": "омпьютер"}[lang]
+            assert computer not in said, (lang, said)
