@@ -146,3 +146,51 @@ def test_a_museum_board_is_the_board_in_every_sentence():
             said = " · ".join(text[k] for k in keys)
             computer = {"en": "computer", "hu": "gép", "ru": "омпьютер"}[lang]
             assert computer not in said, (lang, said)
+
+
+# -- the special squares: one name and one sign per language, page and docs ----------
+
+import paths  # noqa: E402
+
+HOUSES = (15, 26, 27, 28, 29, 30)
+
+
+def doc(name):
+    with open(os.path.join(paths.ROOT, "docs", name), encoding="utf-8") as f:
+        return f.read()
+
+
+def page_signs():
+    with open(os.path.join(paths.ROOT, "host_tools", "sim", "web", "sim.js"), encoding="utf-8") as f:
+        script = f.read()
+    signs = {}
+    for number, sign, name in re.findall(r'^\s*(\d+): \["([^"]+)", "([^"]+)"\]', script, re.M):
+        signs[int(number)] = (json.loads('"%s"' % sign), name)
+    return signs
+
+
+def test_the_special_squares_have_one_name_and_sign_on_the_page_and_in_the_docs():
+    names = {lang: sentences(lang) for lang in ("en", "hu", "ru")}
+    signs = page_signs()
+    assert sorted(signs) == list(HOUSES), signs
+    rows = {int(n): [c.strip() for c in rest.split("|")]
+            for n, rest in re.findall(r"^\| (\d+) \|(.*)\|\s*$", doc("rules.md"), re.M)}
+    for square in HOUSES:
+        sign, english = signs[square]
+        assert english == names["en"]["house.%d" % square], (square, english)
+        assert rows.get(square) == [sign, names["en"]["house.%d" % square],
+                                    names["hu"]["house.%d" % square],
+                                    names["ru"]["house.%d" % square]], (square, rows.get(square))
+    sim_rows = dict((int(n), (s, name)) for n, s, name in
+                    re.findall(r"^\| (\d+) \| (\S+) \| ([^|]+?) \|\s*$", doc("sim.md"), re.M))
+    assert {n: sim_rows.get(n) for n in HOUSES} == signs
+    told = re.findall(r"(\d+) \((House of [^)]+)\)", " ".join(doc("hardware.md").split()))
+    assert len(told) >= 3, told
+    for number, name in told:
+        assert name == names["en"]["house." + number], (number, name)
+
+
+def test_the_rules_name_both_source_texts():
+    rules = doc("rules.md")
+    assert "Passing Through the Netherworld" in rules      # the Russian text cites Kendall's book
+    assert "names no author" in rules                     # the Hungarian text names nobody

@@ -13,8 +13,8 @@ const SPECIAL = {
   26: ["\u2665", "House of Happiness"],
   27: ["\u2248", "House of Water"],
   28: ["III", "House of Three Truths"],
-  29: ["II", "House of Re-Atum"],
-  30: ["\u2609", "House of Re-Horakhty"],
+  29: ["II", "House of Two Judges"],
+  30: ["\u2609", "House of Horus"],
 };
 const DRAG_START_PX = 8;
 const POINTER_IDLE_MS = 3000;   // kiosk: the pointer hides after this long still
