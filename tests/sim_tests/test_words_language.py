@@ -31,8 +31,12 @@ def served():
 
 
 def everything_said(page):
-    """The visible text, every aria-label and every title of the page."""
+    """The visible text (the folded panels opened, the event log left out:
+    it is the serial protocol itself), every aria-label and every title."""
     return page.evaluate("""() => {
+        document.querySelectorAll('details').forEach((d) => { d.open = true; });
+        const log = document.getElementById('log');    // the serial line's own JSON
+        if (log) log.hidden = true;
         const said = [document.body.innerText, document.title];
         for (const el of document.querySelectorAll('[aria-label], [title]')) {
             said.push(el.getAttribute('aria-label') || '', el.getAttribute('title') || '');

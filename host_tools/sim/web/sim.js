@@ -511,8 +511,7 @@ function drawFacts(st) {
   const chatter = $("chatter");
   chatter.setAttribute("aria-pressed", st.chatter ? "true" : "false");
   $("throw").classList.toggle("held", !!st.button || $("throw").dataset.down === "1");
-  show("boots", "App booted " + st.boots + (st.boots === 1 ? " time" : " times") +
-    " · clock " + (st.now_ms / 1000).toFixed(1) + " s");
+  show("boots", t("panel.boots", { value: st.boots, seconds: (st.now_ms / 1000).toFixed(1) }));
   // the header names the ruleset; whose turn it is comes from the words below it,
   // never from the position's side to move (black's light is lit in the opening)
   show("summary", app.ruleset ? t("ruleset." + app.ruleset) : "");
