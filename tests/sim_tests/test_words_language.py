@@ -12,7 +12,7 @@ import re
 import pytest
 
 from chromium import browser  # noqa: F401  (a module's own browser)
-from test_sim_words import Served, hand, open_page, resumed, switch, words
+from test_sim_words import WAIT_MS, Served, hand, open_page, resumed, switch, words
 
 # Words of the English page that once leaked into the other two.
 ENGLISH = {"hand", "move", "moves", "white", "black", "round", "flat", "kendall",
@@ -67,6 +67,10 @@ def test_no_english_word_in_a_simulated_game(browser, served, tmp_path, lang):
     context, page, errors = open_page(browser, served.server.url, lang)
     try:
         words(page, None, None, "turn")
+        scan(page, found)
+        page.click('.sq[data-square="9"]')         # nothing in hand: the page says so
+        page.wait_for_function("() => document.getElementById('message').textContent.trim()",
+                               timeout=WAIT_MS)
         scan(page, found)
         hand(sim, ("lift", 11))                     # a piece in hand
         words(page, None, None, "lifted")
