@@ -586,3 +586,21 @@ def test_every_message_the_page_says_comes_from_the_language_file():
     assert len(calls) >= 8, calls
     literal = [c for c in calls if re.match(r"\s*[\"'`]", c) and c.strip() not in ('""', "''")]
     assert literal == [], "English literals said on the page: %s" % literal
+
+
+def test_each_language_file_says_each_sentence_once():
+    """A key written twice in a language file is read as its last value: the
+    first copy is a sentence nobody sees, and edits to it change nothing."""
+    for lang in ("en", "hu", "ru"):
+        twice = []
+
+        def keys(pairs):
+            seen = set()
+            for key, _ in pairs:
+                if key in seen:
+                    twice.append(key)
+                seen.add(key)
+            return dict(pairs)
+        with open(os.path.join(I18N, lang + ".json"), encoding="utf-8") as f:
+            json.load(f, object_pairs_hook=keys)
+        assert twice == [], "%s.json says %s twice" % (lang, twice)
