@@ -9,28 +9,13 @@
   moved by hand: no verdict depends on the machine's speed.
 """
 
-import json
-import os
-
 import pytest
 
 from chromium import browser  # noqa: F401  (a module's own browser)
-from test_sim_words import I18N, Served, hand, resumed, words
+from test_sim_words import hand, resumed, sentences, served, words  # noqa: F401
 
 WAIT_MS = 60000         # only catches a hang: every wait is for a condition
 QUIET_S = 40
-
-
-def text(lang):
-    with open(os.path.join(I18N, lang + ".json"), encoding="utf-8") as f:
-        return json.load(f)["text"]
-
-
-@pytest.fixture(scope="module")
-def served():
-    s = Served()
-    yield s
-    s.stop()
 
 
 def kiosk(browser, url, lang, width, height):
@@ -47,7 +32,7 @@ def kiosk(browser, url, lang, width, height):
 
 def threw(lang):
     """White's throw of 2, as the status line says it in ``lang``."""
-    return text(lang)["status.threw.W"].replace("{value}", "2")
+    return sentences(lang)["status.threw.W"].replace("{value}", "2")
 
 
 def chosen(page):
@@ -126,12 +111,12 @@ def test_the_squares_labels_follow_the_chosen_language(browser, served, tmp_path
         assert labels[0] == "Клетка 1, чёрная фишка", labels[0]
         for label in labels:
             assert not any(c.isascii() and c.isalpha() for c in label), label
-        assert text("ru")["role.target"] in labels[12], labels[12]       # 13: put it here
+        assert sentences("ru")["role.target"] in labels[12], labels[12]       # 13: put it here
         page.click('#lang-buttons button[data-lang="hu"]')
         page.wait_for_function("() => document.documentElement.lang === 'hu'", timeout=WAIT_MS)
         labels = square_labels(page)
         assert labels[1] == "2. mező, fehér bábu", labels[1]
-        assert labels[29].startswith("30. mező, " + text("hu")["house.30"]), labels[29]
+        assert labels[29].startswith("30. mező, " + sentences("hu")["house.30"]), labels[29]
         for label in labels:
             assert not [w for w in ENGLISH if w in label.replace(",", " ").split()], label
     finally:

@@ -17,7 +17,6 @@ Chromium at 1920x1080 and 1080x1920 (manual clock: every step is exact).
 """
 
 import json
-import os
 import threading
 
 import pytest
@@ -27,22 +26,11 @@ from host_tools.words import explain as ex
 from chromium import browser  # noqa: F401  (a module's own browser)
 from host_tools.board.show import Mirror
 from host_tools.sim.server import SimServer
-from test_sim_words import I18N, Served, hand, museum_events, museum_sim, open_page, resumed, words
+from test_sim_words import (hand, museum_events, museum_sim, open_page,  # noqa: F401
+                             resumed, sentences, served, words)
 
 SCREENS = ((1920, 1080), (1080, 1920))
 WAIT_MS = 60000         # only catches a hang: every wait is for a condition
-
-
-def text(lang):
-    with open(os.path.join(I18N, lang + ".json"), encoding="utf-8") as f:
-        return json.load(f)["text"]
-
-
-@pytest.fixture(scope="module")
-def served():
-    s = Served()
-    yield s
-    s.stop()
 
 
 def largest_text(page):
@@ -116,7 +104,7 @@ def test_the_kiosk_invites_during_the_travelling_light_and_a_touch_ends_it(brows
     sim.press()                       # ends the how-to: the opening waits
     sim.advance(400)
     for width, height, lang in ((1920, 1080, "ru"), (1080, 1920, "hu"), (1920, 1080, "en")):
-        words_of = text(lang)
+        words_of = sentences(lang)
         context, page, errors = open_page(browser, served.server.url + "?view=kiosk", lang,
                                           width=width, height=height)
         try:
@@ -182,7 +170,7 @@ def test_a_disconnected_board_is_one_calm_line_and_no_stale_instruction(browser,
     thread.start()
     try:
         for width, height, lang in ((1920, 1080, "en"), (1080, 1920, "ru")):
-            words_of = text(lang)
+            words_of = sentences(lang)
             context, page, errors = open_page(browser, server.url + "?view=kiosk", lang,
                                               width=width, height=height)
             try:

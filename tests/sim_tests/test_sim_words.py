@@ -51,6 +51,11 @@ def load(lang):
         return json.load(f)
 
 
+def sentences(lang):
+    """The language file's sentences: key -> text."""
+    return load(lang)["text"]
+
+
 def placeholders(template):
     variants = template.values() if isinstance(template, dict) else [template]
     found = set()

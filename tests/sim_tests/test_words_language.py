@@ -12,7 +12,7 @@ import re
 import pytest
 
 from chromium import browser  # noqa: F401  (a module's own browser)
-from test_sim_words import WAIT_MS, Served, hand, open_page, resumed, switch, words
+from test_sim_words import hand, open_page, resumed, served, switch, WAIT_MS, words  # noqa: F401
 
 # Words of the English page that once leaked into the other two.
 ENGLISH = {"hand", "move", "moves", "white", "black", "round", "flat", "kendall",
@@ -21,13 +21,6 @@ ENGLISH = {"hand", "move", "moves", "white", "black", "round", "flat", "kendall"
            "the", "and", "with", "for"}
 # Kendall is a man's name in every language; "kendall" is the ruleset's id.
 NAMES = {"Kendall"}
-
-
-@pytest.fixture(scope="module")
-def served():
-    s = Served()
-    yield s
-    s.stop()
 
 
 def everything_said(page):
