@@ -26,6 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 from engine.position import Position  # noqa: E402
 from engine.sticks import XorShift  # noqa: E402
 from fat_flash import Flash, mount  # noqa: E402
+from hand import carry  # noqa: E402
 
 GAMES = (("kendall", 3), ("hungarian", 4))
 # Printed figures are over ten rounds of the two games: the ring's blocks
@@ -33,7 +34,6 @@ GAMES = (("kendall", 3), ("hungarian", 4))
 HOME_MOVES = 50                  # a day
 MUSEUM_MOVES = 2150
 CYCLES = 100000                  # the flash's rated erases per block
-OFF = 31
 TICK_MS = 10
 
 
@@ -78,16 +78,9 @@ class Hands:
         self.wait(60)
 
     def play(self, move):
-        """A capture swaps the two pieces (C6); water and happiness go
-        straight to the final square."""
-        self.lift(move.origin)
-        if move.capture:
-            self.lift(move.to)
-            if move.final != OFF:
-                self.place(move.final)
-            self.place(move.origin)
-        elif move.final != OFF:
-            self.place(move.final)
+        """The move by the one hand (tests/hand.py), water and happiness
+        straight to the final square, then the board at rest."""
+        carry(self, move, via=lambda: False)
         self.rest()
 
 
