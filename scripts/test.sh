@@ -18,14 +18,15 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 # systemd-analyze checks the units `senet-board kiosk` writes; without it that
-# test skips and says so.
+# test fails and says what to install.
 if ! command -v systemd-analyze >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "== installing Debian's systemd for systemd-analyze (the kiosk units' test)"
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd \
-            >/dev/null; } || echo "== systemd could not be installed: the kiosk units' check will skip"
+            >/dev/null; } || echo "== systemd could not be installed: the kiosk units' check will fail"
     else
-        echo "== systemd-analyze not found and not root: the kiosk units' check will skip"
+        echo "== systemd-analyze not found and not root: the kiosk units' check will fail;" \
+             "install Debian's systemd or run this as root"
     fi
 fi
 

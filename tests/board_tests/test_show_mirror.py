@@ -112,7 +112,6 @@ def test_the_page_mirrors_a_board_and_survives_the_cable(tmp_path, browser):
         latency_ms = (shown - sent[0]) * 1000
         print("\nshow latency: %.0f ms from the stand-in's move line to the page showing the "
               "piece on 11" % latency_ms)
-        assert latency_ms >= 0, "the page showed the move before the board sent it"
         assert page.eval_on_selector('.sq[data-square="11"]', "el => el.dataset.side") == "W"
         page.wait_for_function(
             "() => document.getElementById('instruction').textContent"
