@@ -150,11 +150,9 @@ class Ring:
         that only adds the pending throw is not made: the throw is saved
         with its move."""
         store = self.store
-        if (not whole and store._size >= 0 and store._rs is not None
-                and ruleset_spec(game.ruleset) == ruleset_spec(store._rs)
-                and len(game.opening) == store._opening and game.ply_count == store._plies):
+        if not whole and store.holds(game):
             return True
-        store._size = -1                 # nothing known until it is done
+        store.forget()
         parts = [ruleset_spec(game.ruleset), " ", game.start.text(), " "]
         for v in game.opening:
             parts.append(str(v))
@@ -167,7 +165,7 @@ class Ring:
         parts = None
         if len(body) > SLOT - 40:        # some 2,000 plies: the two files instead
             body = None
-            store._rewrite(game)
+            store.rewrite(game)
             self.write("F")
             self.in_files = True
             return True

@@ -203,10 +203,22 @@ class Store:
                 or game.ruleset is not self._rs or len(game.opening) != self._opening or n < k
                 or (n == k and self._throw is not None and game.throw != self._throw)):
             self._size = -1              # nothing known until it is done (mark)
-            self._rewrite(game)
+            self.rewrite(game)
         elif n > k or game.throw != self._throw:
             self._size = -1
             self._append(game, k, size)
+
+    def holds(self, game):
+        """Does the flash hold ``game`` but perhaps its pending throw (the
+        same ruleset, opening and plies, as ``mark`` noted them)?"""
+        return (self._size >= 0 and self._rs is not None
+                and ruleset_spec(game.ruleset) == ruleset_spec(self._rs)
+                and len(game.opening) == self._opening and game.ply_count == self._plies)
+
+    def forget(self):
+        """Nothing is known of what the flash holds until the save under way
+        is done (``mark``): a save that fails makes the next one whole."""
+        self._size = -1
 
     # -- game.sav (mode "ring": firmware/savering.py) ---------------------------
 
@@ -242,7 +254,7 @@ class Store:
             f.close()                    # littlefs: the append is committed here
         self.mark(game, size)
 
-    def _rewrite(self, game):
+    def rewrite(self, game):
         """The whole game to game.tmp, then game.log gone, then the rename.
         A game.tmp left whole by a rewrite that failed at its end goes in
         place first: it may be the only copy, and "w" would empty it."""
