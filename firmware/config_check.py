@@ -127,6 +127,8 @@ def check(raw, messages):
                 if key in found:
                     config["museum"][key] = _number(
                         "museum." + key, found[key], DEFAULTS["museum"][key], messages)
+    if raw.get("remote") is not None:
+        config["remote"] = _remote(raw["remote"], config["mode"], messages)
     return config
 
 
@@ -203,3 +205,89 @@ def _leds(value, messages):
              "count; using the default LED layout" % leds["squares"])
         return copy(default)
     return leds
+
+
+# -- remote play (a Pico W) ---------------------------------------------------------
+# A mistake here turns remote play off and the board plays at home; the
+# message names the key and the rule, never the value (a Wi-Fi password or
+# the room's passphrase must not reach the serial line or a log).
+
+REMOTE_KEYS = ("wifi", "broker", "room", "passphrase", "side")
+_ROOM_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
+
+
+class _Off(Exception):
+    """One thing wrong with "remote": its sentence."""
+
+
+def _text(key, value, low, high, rule):
+    if not isinstance(value, str) or not low <= len(value) <= high:
+        raise _Off("remote.%s must be %s" % (key, rule))
+    return value
+
+
+def _part(key, value, known, messages):
+    if not isinstance(value, dict):
+        raise _Off("remote.%s must be an object {...}" % key)
+    _section("remote." + key, value, known, messages)
+    return value
+
+
+def _wifi(value, messages):
+    found = _part("wifi", value, ("ssid", "password"), messages)
+    ssid = _text("wifi.ssid", found.get("ssid"), 1, 32,
+                 "the network's name, 1 to 32 characters")
+    password = found.get("password", "")
+    if password != "":        # WPA2 asks 8 to 63 characters; "" is an open network
+        _text("wifi.password", password, 8, 63,
+              '8 to 63 characters, or "" for an open network')
+    return {"ssid": ssid, "password": password}
+
+
+def _broker(value, messages):
+    found = _part("broker", value, ("host", "port", "tls"), messages)
+    host = _text("broker.host", found.get("host"), 1, 253,
+                 "the broker's name or address, without spaces")
+    if " " in host:
+        raise _Off("remote.broker.host must be the broker's name or address, without spaces")
+    tls = found.get("tls", False)
+    if tls is not True and tls is not False:
+        raise _Off("remote.broker.tls must be true or false")
+    port = whole(found.get("port", 8883 if tls else 1883))
+    if port is None or not 1 <= port <= 65535:
+        raise _Off("remote.broker.port must be a whole number from 1 to 65535")
+    return {"host": host, "port": port, "tls": tls}
+
+
+def _room(value):
+    rule = "the room's name: 1 to 40 letters, digits, - _ or ."
+    name = _text("room", value, 1, 40, rule)
+    for ch in name:           # the name goes into MQTT topics: no / + # or spaces
+        if ch not in _ROOM_CHARS:
+            raise _Off("remote.room must be " + rule)
+    return name
+
+
+def _remote(value, mode, messages):
+    """The checked "remote" section, or None (remote play off) with one message."""
+    try:
+        if not isinstance(value, dict):
+            raise _Off("remote must be an object {...} or null")
+        _section("remote", value, REMOTE_KEYS, messages)
+        checked = {
+            "wifi": _wifi(value.get("wifi"), messages),
+            "broker": _broker(value.get("broker"), messages),
+            "room": _room(value.get("room")),
+            "passphrase": _text("passphrase", value.get("passphrase"), 8, 128,
+                                "a sentence of 8 to 128 characters both boards share"),
+            "side": value.get("side"),
+        }
+        if checked["side"] not in SIDES or not isinstance(checked["side"], str):
+            raise _Off("remote.side must be one of %s, the colour this board plays"
+                       % ", ".join('"%s"' % s for s in SIDES))
+        if mode != "two_players":
+            raise _Off('remote play needs "mode": "two_players"')
+        return checked
+    except _Off as e:
+        _say(messages, "%s; remote play is off" % e)
+        return None
