@@ -85,18 +85,51 @@ def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT):
 # -- the command line -------------------------------------------------------------
 
 def add_build_arguments(parser):
-    parser.add_argument("out", metavar="OUT", help="folder to stage the Pico's files in")
+    parser.add_argument("out", metavar="OUT", nargs="?",
+                        help="folder to stage the Pico's files in (optional with --uf2)")
     parser.add_argument("--config", metavar="FILE", help="config.json to include (checked)")
     parser.add_argument("--mpy", metavar="X.Y", type=parse_mpy,
                         help="the .mpy version the board loads (default: mpy-cross's own)")
+    parser.add_argument("--uf2", metavar="OUT.uf2",
+                        help="also write one UF2 file to drag onto a Pico held in BOOTSEL")
+    parser.add_argument("--micropython", metavar="FIRMWARE.uf2",
+                        help="with --uf2: MicroPython's own UF2, merged in for a blank Pico")
+
+
+def _refuse(text):
+    print("senet-board build: %s" % text, file=sys.stderr)
+    return 2
 
 
 def run_build(args):
+    """Stage the tree (in OUT, or a temporary folder for --uf2 alone), then the UF2.
+    A file given for the UF2 is checked before anything is built."""
+    from host_tools.board import uf2
+    if args.micropython and not args.uf2:
+        return _refuse("--micropython FIRMWARE.uf2 goes with --uf2 OUT.uf2: "
+                       "add --uf2 and the file to write.")
+    if not args.out and not args.uf2:
+        return _refuse("say where: a folder OUT, or --uf2 OUT.uf2.")
+    tmp = None
     try:
-        build(args.out, args.mpy, args.config)
+        if args.micropython:
+            uf2.read_micropython(args.micropython)
+        out = args.out or tempfile.mkdtemp(prefix="senet-build-")
+        tmp = None if args.out else out
+        built = build(out, args.mpy, args.config, quiet=tmp is not None)
+        if args.uf2:
+            size = uf2.write(built.out, args.uf2, args.micropython)
+            print("Wrote %s: %.1f KB, %s; drag it onto the RPI-RP2 drive"
+                  % (args.uf2, size / 1024, "MicroPython and the Senet firmware"
+                     if args.micropython else "the Senet firmware's files"), flush=True)
+    except uf2.Uf2Error as e:
+        return _refuse(e)
     except DeployError as e:
         print("senet-board build: %s" % e, file=sys.stderr)
         return 1
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

@@ -1,0 +1,171 @@
+"""One UF2 file that puts the built firmware on a Pico held in BOOTSEL.
+
+The Pico's boot ROM shows a drive (RPI-RP2) and writes any UF2 file copied
+onto it into flash, 256 bytes a block, then restarts. MicroPython keeps its
+file system in the same flash, so a UF2 that holds a littlefs image at the
+file system's address installs our files without the laptop tools: the
+maker drags one file, MicroPython starts, mounts the image and runs main.py.
+
+Where and how (MicroPython 1.25, the rp2 port, board RPI_PICO):
+
+    ports/rp2/boards/RPI_PICO/mpconfigboard.h   MICROPY_HW_FLASH_STORAGE_BYTES = 1408 KB
+    ports/rp2/rp2_flash.c                       the file system ends the 2 MB flash:
+                                                offset 2048 - 1408 KB = 0xA0000,
+                                                4096-byte blocks (FLASH_SECTOR_SIZE)
+    ports/rp2/modules/_boot.py                  VfsLfs2(rp2.Flash(), progsize=256)
+    extmod/vfs_lfs.c, vfs_lfsx.c                readsize 32, lookahead 32,
+                                                cache 4 * 256, block_cycles 100
+
+The image is written in littlefs's on-disk format 2.0, which every
+MicroPython with littlefs v2 reads. It covers the whole file system, blank
+blocks included: an old directory block left beside the new ones could be
+taken for newer, so nothing of the old files (a saved game included) stays.
+
+With MicroPython's own UF2 (``--micropython``) both go into one file for a
+blank Pico; that file must be an RP2040 one ending below the file system.
+"""
+
+import os
+import struct
+
+FAMILY_RP2040 = 0xE48BFF56
+MAGIC_START0 = 0x0A324655
+MAGIC_START1 = 0x9E5D5157
+MAGIC_END = 0x0AB16F30
+FLAG_NOT_MAIN_FLASH = 0x00000001
+FLAG_FAMILY_ID = 0x00002000
+BLOCK = 512                     # a UF2 block on the drive
+PAYLOAD = 256                   # the flash page the boot ROM programs at a time
+
+XIP_BASE = 0x10000000           # where the RP2040 maps its flash
+FS_OFFSET = 0xA0000             # 2 MB flash - 1408 KB file system
+FS_BLOCK = 4096
+FS_BLOCKS = 352
+FS_START = XIP_BASE + FS_OFFSET
+FS_END = FS_START + FS_BLOCK * FS_BLOCKS
+
+# littlefs as the rp2 port mounts it; disk version 2.0 for every MicroPython.
+LITTLEFS = {"block_size": FS_BLOCK, "block_count": FS_BLOCKS, "read_size": 32,
+            "prog_size": 256, "cache_size": 4 * 256, "lookahead_size": 32,
+            "block_cycles": 100, "disk_version": 0x00020000}
+
+NOT_UF2 = "%s is not a UF2 file (%s): download the .uf2 for the Raspberry Pi Pico from micropython.org/download/RPI_PICO/."
+NOT_RP2040 = "%s is a UF2 for another chip (family %#010x), not the Pico's RP2040: download the RPI_PICO file from micropython.org/download/RPI_PICO/."
+OVERLAPS = "%s writes flash up to %#010x, into the file system at %#010x: use MicroPython's own RPI_PICO file, not one that carries files."
+CANNOT_READ = "cannot read %s: %s."
+CANNOT_WRITE = "cannot write %s: %s; choose a folder you can write to."
+NO_LITTLEFS = "senet-board build --uf2 needs littlefs-python: pip install littlefs-python (or pip install -e . again)."
+TOO_BIG = "the firmware does not fit the Pico's %d KB file system: %s."
+
+
+class Uf2Error(ValueError):
+    """A file given to ``build --uf2`` that cannot be used, said in one sentence."""
+
+
+# -- UF2 blocks ---------------------------------------------------------------------
+
+def block(addr, data, number, total):
+    """One 512-byte UF2 block carrying ``data`` (256 bytes) for flash address ``addr``."""
+    head = struct.pack("<8I", MAGIC_START0, MAGIC_START1, FLAG_FAMILY_ID, addr, len(data),
+                       number, total, FAMILY_RP2040)
+    return head + data + b"\0" * (476 - len(data)) + struct.pack("<I", MAGIC_END)
+
+
+def pack(pages):
+    """A UF2 file from ``pages``, a list of (address, 256 bytes) in address order."""
+    total = len(pages)
+    return b"".join(block(addr, data, n, total) for n, (addr, data) in enumerate(pages))
+
+
+def unpack(data, name):
+    """The (address, payload) pages of a UF2 file, each block checked; a Uf2Error
+    naming ``name`` if it is not a UF2 the Pico's boot ROM would take."""
+    if not data or len(data) % BLOCK:
+        raise Uf2Error(NOT_UF2 % (name, "%d bytes, not whole 512-byte blocks" % len(data)))
+    pages = []
+    for at in range(0, len(data), BLOCK):
+        m0, m1, flags, addr, size, _, _, family = struct.unpack_from("<8I", data, at)
+        (end,) = struct.unpack_from("<I", data, at + BLOCK - 4)
+        if (m0, m1, end) != (MAGIC_START0, MAGIC_START1, MAGIC_END):
+            raise Uf2Error(NOT_UF2 % (name, "block %d has no UF2 marks" % (at // BLOCK)))
+        if flags & FLAG_NOT_MAIN_FLASH:
+            continue                            # the boot ROM skips these too
+        if not flags & FLAG_FAMILY_ID or family != FAMILY_RP2040:
+            raise Uf2Error(NOT_RP2040 % (name, family if flags & FLAG_FAMILY_ID else 0))
+        if size != PAYLOAD or addr % PAYLOAD:
+            raise Uf2Error(NOT_UF2 % (name, "block %d carries %d bytes at %#x, not a "
+                                      "256-byte page" % (at // BLOCK, size, addr)))
+        pages.append((addr, bytes(data[at + 32:at + 32 + size])))
+    return pages
+
+
+def read_micropython(path):
+    """MicroPython's UF2 for the Pico, as pages ending below the file system."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise Uf2Error(CANNOT_READ % (path, e.strerror or e))
+    pages = unpack(data, path)
+    if not pages:
+        raise Uf2Error(NOT_UF2 % (path, "no block for the flash"))
+    end = max(addr for addr, _ in pages) + PAYLOAD
+    if end > FS_START:
+        raise Uf2Error(OVERLAPS % (path, end, FS_START))
+    return pages
+
+
+# -- the file system ------------------------------------------------------------------
+
+def littlefs_image(folder):
+    """The Pico's whole file system, holding every file under ``folder``."""
+    try:
+        from littlefs import LittleFS, LittleFSError
+    except ImportError:
+        raise Uf2Error(NO_LITTLEFS)
+    fs = LittleFS(mount=False, **LITTLEFS)
+    fs.format()
+    fs.mount()
+    try:
+        for path, data in sorted(read_tree(folder).items()):
+            parent = path.rpartition("/")[0]
+            if parent:
+                fs.makedirs(parent, exist_ok=True)
+            with fs.open(path, "wb") as f:
+                f.write(data)
+    except LittleFSError as e:
+        raise Uf2Error(TOO_BIG % (FS_BLOCK * FS_BLOCKS // 1024, e))
+    fs.unmount()
+    return bytes(fs.context.buffer)
+
+
+def read_tree(folder):
+    """{path on the Pico: bytes} for every file under ``folder``."""
+    found = {}
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as f:
+                found[os.path.relpath(path, folder).replace(os.sep, "/")] = f.read()
+    return found
+
+
+def image_pages(image, start=FS_START):
+    """The image cut into the 256-byte pages the boot ROM writes, every one kept."""
+    return [(start + at, image[at:at + PAYLOAD]) for at in range(0, len(image), PAYLOAD)]
+
+
+def write(folder, out, micropython=None):
+    """Write ``out``: the files under ``folder`` as the Pico's file system, after
+    MicroPython's own pages if ``micropython`` names its UF2. Returns the size."""
+    pages = read_micropython(micropython) if micropython else []
+    pages = sorted(pages) + image_pages(littlefs_image(folder))
+    data = pack(pages)
+    tmp = out + ".part"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, out)
+    except OSError as e:
+        raise Uf2Error(CANNOT_WRITE % (out, e.strerror or e))
+    return len(data)
