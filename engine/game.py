@@ -179,17 +179,17 @@ class Game:
     def score(self):
         return self.ended[1] if self.ended else None
 
-    # -- the record (engine/record.py, loaded only when asked) ----------------
+    # -- the record (engine/record1.py, loaded only when asked) ---------------
 
     def record(self):
         """Plain-text game record that ``Game.from_record`` reads back."""
-        from engine.record import record
+        from engine.record1 import record
         return record(self)
 
     @classmethod
     def from_record(cls, text):
         """Replay a record, checking every move against the rules."""
-        from engine.record import from_record
+        from engine.record1 import from_record
         return from_record(cls, text)
 
 
@@ -259,6 +259,6 @@ def _move_text(origin, to):
 def play_game(rs, seed, choose=None, max_plies=5000):
     """Play a whole game from ``seed``; ``choose(game, moves, rng)`` picks a move
     (default: a random one).  Raise PositionError if it never ends.
-    (engine/record.py, loaded only when asked.)"""
-    from engine.record import play_game as play
+    (engine/record1.py, loaded only when asked.)"""
+    from engine.record1 import play_game as play
     return play(Game, rs, seed, choose, max_plies)
