@@ -571,7 +571,7 @@ def test_bom_costs_add_up_to_the_totals_in_the_guide():
 
 
 def test_bom_screws_reach_through_the_stack():
-    board = board_with(panels__frame__thickness=12)
+    board = board_with(panels__bottom__thickness=12)
     assert bom.screw_length(board) >= board.stack + 5
     assert bom.screw_length(params.load()) == 16
 

@@ -59,7 +59,9 @@ def board_table(board):
          % (f(board.pocket_diameter), f(board.pocket_depth), f(board.magnet["diameter"]),
             f(board.magnet["height"]))),
         ("magnet face to top of the reed's glass", "%s mm (top + frame, the magnet flush "
-         "with the piece's base)" % f(board.top_t + board.frame_t)),
+         "with the piece's base); the reed closes up to %s mm away "
+         "(reed.actuation_distance)" % (f(board.top_t + board.frame_t),
+                                        f(board.reed["actuation_distance"]))),
     ]
     out = ["| | |", "|---|---|"]
     out += ["| %s | %s |" % r for r in rows]

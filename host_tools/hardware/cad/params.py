@@ -6,8 +6,10 @@ worked out here, so the panels, the pieces, the drawing and the parts list all
 come from the same numbers. This module needs no CAD library.
 """
 
+import difflib
 import json
 import os
+import subprocess
 
 from host_tools import ROOT
 
@@ -35,7 +37,43 @@ NUMBERS = (
     ("perfboard.hole", 2),
     ("pieces.diameter_per_pitch", 0.3), ("pieces.spool_height_per_pitch", 0.2),
     ("pieces.cone_height_per_pitch", 0.2), ("pieces.wall", 0.8),
+    ("reed.actuation_distance", 1),
 )
+# The settings that are not a length: a text, a count or a pair of lengths.
+OTHERS = ("panels.top.material", "panels.frame.material", "panels.bottom.material",
+          "reed.actuation_source", "cable_hole", "perfboard.size", "perfboard.holes",
+          "pieces.count")
+KNOWN = tuple(k for k, _ in NUMBERS) + OTHERS
+
+
+def _flat(data, prefix=""):
+    """Every setting of a parsed board file as dotted key -> value."""
+    out = {}
+    for key in sorted(data):
+        dotted = prefix + str(key)
+        if isinstance(data[key], dict):
+            out.update(_flat(data[key], dotted + "."))
+        else:
+            out[dotted] = data[key]
+    return out
+
+
+def _refuse_unknown(data):
+    """A key the board does not read is most likely a misspelt one the maker
+    meant to change: name it and the nearest key beside it that exists."""
+    names = set(KNOWN) | {k.rsplit(".", i)[0] for k in KNOWN for i in (1, 2) if "." in k}
+    for dotted in _flat(data):
+        parts = dotted.split(".")
+        prefixes = [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+        if any(p in KNOWN for p in prefixes):
+            continue                            # known; its value is checked later
+        key = next(p for p in prefixes if p not in names)
+        parent = key.rsplit(".", 1)[0] if "." in key else ""
+        siblings = [n for n in names
+                    if (n.rsplit(".", 1)[0] if "." in n else "") == parent]
+        near = difflib.get_close_matches(key, siblings, n=1, cutoff=0)
+        raise ValueError("%s is not a setting of the board file: did you mean %s?"
+                         % (key, near[0] if near else "one of %s" % ", ".join(sorted(KNOWN))))
 
 
 def _get(data, dotted):
@@ -68,12 +106,16 @@ def _pair(data, dotted):
 class Board:
     """The checked parameters and every size that follows from them."""
 
-    def __init__(self, data):
+    def __init__(self, data, reference=None):
+        """``reference``: the file as it was before the maker changed it (the
+        committed one), so that a refusal names the key that was changed."""
         if not isinstance(data, dict):
             raise ValueError("the board file must hold a JSON object.")
+        _refuse_unknown(data)
         for dotted, smallest in NUMBERS:
             _number(data, dotted, smallest)
         self.data = data
+        self.reference = _flat(reference) if isinstance(reference, dict) else None
         self.pitch = data["pitch"]
         self.margin = data["margin"]
         self.strip = data["strip"]
@@ -142,34 +184,92 @@ class Board:
         return self.top_t + self.frame_t + self.bottom_t
 
     def _check(self):
-        """Refuse a set of numbers that would not make a board."""
-        if self.rim + 1 > self.margin:
-            raise ValueError("panels.frame.rim must be at least 1 mm less than margin, "
-                             "so the rim stays clear of the squares.")
-        if self.screw_inset + self.screw_hole / 2 + 1 > self.rim:
-            raise ValueError("screw_inset must put the screw holes inside the frame's rim.")
-        if self.pocket_diameter + 2 * self.pieces["wall"] > self.piece_diameter:
-            raise ValueError("pieces.diameter_per_pitch leaves no wall around the magnet "
-                             "at a pitch of %s mm." % self.pitch)
-        if self.piece_play >= self.reed["glass_length"] / 2 - 0.5:
-            raise ValueError("the pieces are too small for the squares: a piece could "
-                             "stand over the middle of its reed switch, where it does "
-                             "not close it (make pieces.diameter_per_pitch larger).")
-        if self.led["from_edge"] < self.led["window"] / 2 + 1:
-            raise ValueError("led.from_edge puts the LED window over the square's edge.")
-        corner = (self.pitch / 2 - self.led["from_edge"]) * 2 ** 0.5
-        if corner - self.led["window"] / 2 < self.piece_diameter / 2:
-            raise ValueError("led.from_edge puts the LED window under a piece standing "
-                             "in the middle of the square.")
-        if self.reed["glass_length"] + 2 * self.reed["lead_room"] + 4 > self.pitch:
-            raise ValueError("reed.glass_length is too long: a reed switch would touch "
-                             "the next square's.")
+        """Refuse a set of numbers that would not make a board, naming the
+        key the maker changed among those the failed rule reads."""
+        for keys, broken, why in self._rules():
+            if broken:
+                raise ValueError(self._refusal(keys, why))
+
+    def _refusal(self, keys, why):
+        flat = _flat(self.data)
+        changed = [k for k in keys if self.reference is not None
+                   and flat.get(k) != self.reference.get(k)]
+        key = (changed or list(keys))[0]
+        value = flat.get(key)
+        shown = fmt_number(value) if isinstance(value, (int, float)) else value
+        return "%s = %s: %s." % (key, shown, why)
+
+    def _rules(self):
+        """(the keys a rule reads, whether it is broken, why), most basic first."""
+        led, reed, f = self.led, self.reed, fmt_number
+        corner = (self.pitch / 2 - led["from_edge"]) * 2 ** 0.5
         span = (STICKS - 1) * self.sticks["spacing"] + self.sticks["width"]
-        if span / 2 + self.side_lights["window"] / 2 + 1 > self.side_lights["distance"]:
-            raise ValueError("side_lights.distance puts the side lights on the sticks.")
-        if max(self.sticks["length"], self.button["hole"] + 2 * self.button["clearance"],
-               self.side_lights["window"]) + 2 > self.strip:
-            raise ValueError("strip is too narrow for the sticks and the button.")
+        gap = self.top_t + self.frame_t
+        return [
+            (("panels.frame.rim", "margin"), self.rim + 1 > self.margin,
+             "the rim must be at least 1 mm less than margin, so it stays clear of the "
+             "squares"),
+            (("screw_inset", "screw_hole", "panels.frame.rim"),
+             self.screw_inset + self.screw_hole / 2 + 1 > self.rim,
+             "the screw holes would not lie inside the frame's rim"),
+            (("pieces.diameter_per_pitch", "pitch", "magnet.diameter", "magnet.fit",
+              "pieces.wall"),
+             self.pocket_diameter + 2 * self.pieces["wall"] > self.piece_diameter,
+             "a %s mm piece leaves no wall around the magnet" % f(self.piece_diameter)),
+            (("pieces.diameter_per_pitch", "pitch", "reed.glass_length"),
+             self.piece_play >= reed["glass_length"] / 2 - 0.5,
+             "the pieces are too small for the squares: a piece could stand over the "
+             "middle of its reed switch, where it does not close it (make "
+             "pieces.diameter_per_pitch larger)"),
+            (("led.from_edge", "led.window"), led["from_edge"] < led["window"] / 2 + 1,
+             "the LED window would stand over the square's edge"),
+            (("led.from_edge", "pitch", "led.window", "pieces.diameter_per_pitch"),
+             corner - led["window"] / 2 < self.piece_diameter / 2,
+             "the LED window, %s mm in from the square's edges, would lie under a piece "
+             "standing in the middle of the square (the pieces are %s mm across)"
+             % (f(led["from_edge"]), f(self.piece_diameter))),
+            (("reed.glass_length", "reed.lead_room", "pitch"),
+             reed["glass_length"] + 2 * reed["lead_room"] + 4 > self.pitch,
+             "the reed switch is too long: it would touch the next square's"),
+            (("panels.top.thickness", "panels.frame.thickness", "reed.actuation_distance"),
+             gap > reed["actuation_distance"],
+             "the magnet would be %s mm above the reed's glass (top + frame), beyond the "
+             "%s mm at which it closes the reed (reed.actuation_distance)"
+             % (f(gap), f(reed["actuation_distance"]))),
+            (("side_lights.distance", "sticks.spacing", "sticks.width", "side_lights.window"),
+             span / 2 + self.side_lights["window"] / 2 + 1 > self.side_lights["distance"],
+             "the side lights would stand on the sticks"),
+            (("strip", "sticks.length", "button.hole", "button.clearance",
+              "side_lights.window"),
+             max(self.sticks["length"], self.button["hole"] + 2 * self.button["clearance"],
+                 self.side_lights["window"]) + 2 > self.strip,
+             "the control strip is too narrow for the sticks and the button"),
+        ]
+
+
+def fmt_number(value):
+    """A number as the maker wrote it: 20, 0.675, never 20.0."""
+    return ("%.3f" % value).rstrip("0").rstrip(".")
+
+
+def committed(path):
+    """The board file as last committed, the reference a refusal compares
+    with; None outside a git clone."""
+    try:
+        done = subprocess.run(["git", "show", "HEAD:" + BOARD_PATH.replace(os.sep, "/")],
+                              cwd=ROOT, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        done = None
+    if done is not None and done.returncode == 0:
+        try:
+            return json.loads(done.stdout)
+        except ValueError:
+            pass
+    shipped = os.path.join(ROOT, BOARD_PATH)
+    if os.path.abspath(path) != os.path.abspath(shipped) and os.path.isfile(shipped):
+        with open(shipped, encoding="utf-8") as f:
+            return json.load(f)
+    return None
 
 
 def load(path=None):
@@ -183,4 +283,5 @@ def load(path=None):
     except json.JSONDecodeError as exc:
         raise ValueError("%s is not valid JSON (line %d): %s"
                          % (path, exc.lineno, exc.msg)) from None
-    return Board(data)
+    reference = committed(path)
+    return Board(data, reference)
