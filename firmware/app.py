@@ -307,13 +307,21 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
         """A long press in the middle of a game (the "undo" command)."""
         self._takeback()
 
-    def play_throw(self, by=None):
+    def play_throw(self, by=None, bits=None):
         """Throw the sticks for the side (or, in the opening, the player)
-        whose throw it is; ``by`` names who threw in the throw event."""
-        if self._state == "opening":
-            self._opening_throw()
-        else:
-            self._throw()
+        whose throw it is; ``by`` names who threw in the throw event.
+        ``bits``: the sticks as thrown on another board (a remote
+        opponent's throw, firmware/room.py), instead of this board's rng."""
+        rng = self._rng
+        if bits is not None:
+            self._rng = lambda n: bits
+        try:
+            if self._state == "opening":
+                self._opening_throw()
+            else:
+                self._throw()
+        finally:
+            self._rng = rng
         if by is not None:
             events = self._events
             for i in range(len(events) - 1, -1, -1):
@@ -336,6 +344,18 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
         if rs is not None:
             self._next_rs = rs
         self._new_game(self._next_rs)
+
+    def adopt(self, game):
+        """Play on from ``game`` instead of this one (the room's record of a
+        remote game, firmware/room.py, when this board fell behind): it is
+        saved whole, then the board is checked against it as on power-on."""
+        self._recogniser.end()
+        self.game = game
+        self.sticks = None if game.throw is None else sticks_for(game.throw, game.ruleset)
+        self._resumed = True
+        self._save(True)
+        self._enter_setup()
+        self._check_now()
 
     def pause(self, state):
         """Hold the game flow in a state of the mode's own (the museum's
@@ -462,7 +482,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         if self._museum is not None and self._museum.pressed():
             return                        # a side handed back by the museum
         if self._computer is not None and self._computer.throws_now():
-            self._emit({"event": "notice", "message": "throw ignored: the computer throws for itself"})
+            self._emit({"event": "notice", "message": "throw ignored: " + getattr(
+                self._computer, "why", "the computer throws for itself")})
             return
         if state == "opening" or state == "throw":
             if self._occ != self.game.position.occupancy() or self._mismatch is not None:
@@ -557,8 +578,9 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._enter_game_over()
         elif game.throw is not None:
             self._enter_move()
-        elif not game.ply_count and not game.opening:
-            self._enter_opening()
+        elif not game.ply_count and (not game.opening or game.opening[-1] != 1):
+            self._enter_opening()            # K4, H4: the opening goes on where it stood
+            self._player = len(game.opening) % 2 + 1
         else:
             self._enter_throw()
 

@@ -1,0 +1,106 @@
+"""Two boards in one room, in one process: each a scenario board
+(tests/board_sim.py) with a Room on a paho-mqtt connection to a real
+broker, played by seeded hands. Each board keeps its own simulated clock;
+only the network is real, so a game waits for messages in real time, with
+a generous deadline that catches a hang and decides nothing else."""
+
+import random
+import time
+
+from board_sim import BoardSim
+from firmware.room import Room
+from host_tools.remote.mqtt import Connection
+
+HANG_S = 60          # one game, or one wait for the network: a hang, not slowness
+ROOM, PASSPHRASE = "test room", "a passphrase only the two boards know"
+
+
+class Board(BoardSim):
+    """A scenario board whose every step is a loop pass of the Pico's:
+    the App steps, then the Room hears the broker and polls."""
+
+    def __init__(self, seat, port, store_dir=None, ruleset="kendall", seed=1,
+                 passphrase=PASSPHRASE, t=0, tls=False, ca=None):
+        self.seat = seat
+        self.room = None
+        rng = random.Random(seed * 2 + (seat == "W")).getrandbits
+        BoardSim.__init__(self, config={"ruleset": ruleset}, store_dir=store_dir, rng=rng, t=t)
+        self.room = Room(self.app, ROOM, passphrase, seat, lambda *a: None)
+        self.conn = Connection(self.room, "127.0.0.1", port, tls=tls, ca=ca,
+                               client_id="senet-test-%s-%d" % (seat, seed))
+        self.hand = random.Random(seed * 7 + (seat == "W"))
+        self.conn.start()
+
+    def step(self):
+        out = BoardSim.step(self)
+        if self.room is not None:
+            self.conn.drain()
+            self.room.poll(self.t)
+            out = self.app.flush()       # what the Room said through the App
+            self.events.extend(out)
+        return out
+
+    def act(self):
+        """One thing a person at this board would do now; False: nothing to do."""
+        app = self.app
+        state = app.state
+        if state == "setup" or state == "mismatch" or state == "takeback":
+            if self.occ != app.game.position.occupancy():
+                self.setup()
+                return True
+            return False
+        if state == "opening" or state == "throw":
+            if self.room.opponent.throws_now():
+                return False
+            self.press()
+            return True
+        if state == "move":
+            if app.turn == self.seat:
+                moves = app.moves
+                self.play(moves[self.hand.randrange(len(moves))],
+                          via=self.hand.random() < 0.5)
+                return True
+            move = self.room.opponent.move
+            if move is not None:
+                self.play(move, via=self.hand.random() < 0.5)
+                return True
+            return False
+        if state == "nomove":
+            self.wait(500)
+            return True
+        return False
+
+    def close(self):
+        self.conn.stop()
+
+
+def words(board):
+    return [w for s, w in __import__("firmware.room", None, None, ["actions"]).actions(board.app.game)]
+
+
+def play(a, b, until=None, max_actions=5000):
+    """Both boards play on until both games are over (or ``until()``);
+    returns the number of actions. A hang fails after HANG_S."""
+    deadline = time.monotonic() + HANG_S
+    done = until or (lambda: a.app.state == "game_over" and b.app.state == "game_over")
+    n = 0
+    while not done():
+        moved = a.act() | b.act()
+        if moved:
+            n += 1
+            if n > max_actions:
+                raise AssertionError("no end after %d actions" % max_actions)
+            continue
+        if time.monotonic() > deadline:
+            raise AssertionError("the boards waited %d s: %s/%s, %s/%s" % (
+                HANG_S, a.app.state, a.room.problem, b.app.state, b.room.problem))
+        a.wait(20)
+        b.wait(20)
+        time.sleep(0.001)
+    return n
+
+
+def joined(a, b):
+    """Wait (real time, bounded) until both boards have seen each other."""
+    play(a, b, until=lambda: a.room.peer == "here" and b.room.peer == "here"
+         and not a.room.opponent.blocked and not b.room.opponent.blocked)
