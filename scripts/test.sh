@@ -30,6 +30,19 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
     fi
 fi
 
+# Debian's Mosquitto is the broker the remote-play tests start on a free local
+# port (tests/mqtt_broker.py); without it they fail and say what to install.
+if [ ! -x /usr/sbin/mosquitto ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing Debian's mosquitto for the remote-play tests"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto \
+            >/dev/null; } || echo "== mosquitto could not be installed: the remote-play tests will fail"
+    else
+        echo "== mosquitto not found and not root: the remote-play tests will fail;" \
+             "install Debian's mosquitto (apt-get install mosquitto) or run this as root"
+    fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
     python3 -m venv .venv
