@@ -48,7 +48,7 @@ from engine.rules import ruleset as make_ruleset, ruleset_spec
 from engine.sticks import throw_from_bits
 from firmware import unload
 from firmware import recognise as rec
-from firmware.lights import Lights, STYLES, PATTERNS
+from firmware.lights import Lights, STYLES, PATTERNS, side_colours
 from firmware.scan import Debouncer, Button
 from firmware.store import Store
 
@@ -566,7 +566,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         if self._reported != (extra, missing):
             self._reported = (extra, missing)
             self._emit({"event": "setup", "extra": rec.squares_of(extra),
-                        "missing": rec.squares_of(missing)})
+                        "missing": rec.squares_of(missing), "position": self.position})
 
     def _board_ready(self):
         """The board matches the game: carry on where it stands."""
@@ -814,6 +814,8 @@ class App(App):  # noqa: F811  (the last part)
             led[i] = role
             if role in _ANIMATED:
                 animated = True
+        if self._state == "setup" or self._state == "takeback":
+            side_colours(led, self.game.position.at)     # which colour goes where
         sticks = self.sticks
         for i in range(4):
             if sticks is None:

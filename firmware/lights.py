@@ -28,6 +28,13 @@ _FULL = const(255)       # brightness levels (share of the cap)
 _HIGH = const(150)
 _MID = const(80)
 _LOW = const(36)
+# The setup colours: white's yellow is about four times as bright as black's
+# blue to the eye (tests/firmware_tests/test_setup_colours.py works it out
+# for the colour-blind too), and neither pair shares a look with another role.
+_PUT_B = const(110)
+_PUT_W = const(210)
+_PLACED_B = const(24)
+_PLACED_W = const(60)
 
 # -- blink patterns -------------------------------------------------------------
 # A pattern is (kind, period_ms, data). "steps": data are the times within the
@@ -70,10 +77,40 @@ STYLES = {
     "stick_black": ((255, 113, 0), "steady", _LOW),            # orange
     "attract": ((28, 146, 255), "glow", _HIGH),                # sky blue
     "setup": ((0, 255, 126), "breathe", _LOW),                 # bluish green
+    # Setup and restore name the colour of the piece each square wants (see
+    # side_colours): blue for black, yellow for white, the yellow brighter.
+    "put_black": ((0, 95, 255), "slow", _PUT_B),               # blue
+    "put_white": ((255, 228, 15), "slow", _PUT_W),             # yellow
+    "setup_black": ((0, 95, 255), "breathe", _PLACED_B),       # blue
+    "setup_white": ((255, 228, 15), "breathe", _PLACED_W),     # yellow
 }
 _WAVES = tuple(sorted(PATTERNS))   # a pattern's place here is its number in Lights
 
 _ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
+
+# A square that wants a piece ("put") or holds one already ("setup"), by the
+# colour of the piece that belongs there: black's role, white's role.
+_SIDE_ROLES = {"put": ("put_black", "put_white"), "setup": ("setup_black", "setup_white")}
+
+
+def side_colours(led_roles, at, squares=30):
+    """Setup and restore: light each square in its piece's colour.
+
+    Kendall sets black on the odd squares, the Hungarian ruleset on the even
+    ones (K2, H2), and a reed switch feels only a magnet, so a board that
+    said "put a piece here" let a visitor set up the wrong layout, or swap
+    two pieces, unnoticed. ``at(square)`` is the wanted position's "B", "W"
+    or "."; the "put" and "setup" roles of ``led_roles`` (squares first, in
+    path order) become that side's own.
+    """
+    for i in range(squares):
+        pair = _SIDE_ROLES.get(led_roles[i])
+        if pair is not None:
+            side = at(i + 1)
+            if side == "B":
+                led_roles[i] = pair[0]
+            elif side == "W":
+                led_roles[i] = pair[1]
 
 # -- power ----------------------------------------------------------------------
 # The figures are firmware/pins.py's, worked out in docs/hardware.md: each

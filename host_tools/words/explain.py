@@ -46,6 +46,7 @@ class Story:
         self.taking_back = False  # an undo's pieces are being put back
         self.mode = None         # the board's mode as its hello said ("computer", ...)
         self.attracting = False  # museum: the travelling light runs, until a touch
+        self.position = None     # the game's position text, as the last event gave it
 
     def saw(self, state):
         """The board's state, as read: a mistake made during the opening is
@@ -57,6 +58,10 @@ class Story:
 
     def event(self, event):
         name = event.get("event")
+        if name in ("ready", "new", "undo", "setup") and isinstance(event.get("position"), str):
+            self.position = event["position"]
+        elif name == "move" and isinstance(event.get("after"), str):
+            self.position = event["after"]
         if name == "hello":
             self.mode = event.get("mode")
             self.attracting = False  # a restart begins without the light
@@ -205,6 +210,21 @@ def _museum_words(story):
     return []
 
 
+def _put_on(put, position):
+    """Where pieces are wanted, by the colour that belongs there (K2 and H2
+    lay the colours out the opposite ways; a reed switch cannot tell them,
+    and the lights show black's squares blue, white's yellow). Without a
+    position yet (a mirror that has heard none), one general sentence."""
+    if not isinstance(position, str) or len(position) < 30:
+        return [["do.put_on", {"squares": put}]]
+    words = []
+    for side in "BW":
+        mine = [s for s in put if position[s - 1] == side]
+        if mine:
+            words.append(["do.put_on." + side, {"squares": mine}])
+    return words or [["do.put_on", {"squares": put}]]
+
+
 def _opponent(story, key):
     """A museum board plays a lone visitor's side itself ("the board plays
     black"), so its throws and moves are the board's too, never a computer's."""
@@ -262,9 +282,11 @@ def explain(board, story):
         if take:
             do.append(["do.take_off", {"squares": take}])
         if put:
-            do.append(["do.put_on", {"squares": put}])
+            do.extend(_put_on(put, story.position))
         if not put and not take:
             do.append(["do.setup_wait", {}])
+        if squares(roles, "setup") and story.position is not None:
+            do.append(["do.check_colours", {}])
         kind = "setup"
         return {"kind": kind, "status": status, "instruction": do}
 

@@ -134,7 +134,7 @@ def test_long_quiet_mid_game_closes_it_and_shows_where_the_pieces_go(tmp_path):
     assert board.last("new")["position"] == "BWBWBWBWBW.................... W"
     assert board.app.state == "setup"
     assert board.squares_with("put") == [10] and board.squares_with("take") == [11]
-    assert squares_lit(board, "put") == [10]         # the lights show it, no attract
+    assert squares_lit(board, "put_white") == [10]   # the lights show it, no attract
     # the next visitor puts the piece back: ready, and the how-to begins
     board.tick_ms = 10
     board.move(11, 10)
