@@ -25,6 +25,10 @@ Serial protocol of the loop itself (the App's commands go to ``app.command``):
     {"cmd": "hello"}                         repeat the hello event
     {"cmd": "health"}                        boots, uptime and crash log (firmware.health)
 
+With a "remote" section in config.json (a Pico W playing someone at another
+board, docs/remote.md) the loop also moves the room's traffic on a little
+every pass: firmware/remote.py, loaded only for such a board.
+
 The game and the self-test run under the RP2040 watchdog (WATCHDOG_MS);
 maintenance mode does not, and only in museum mode does it stay armed when a
 laptop stops the loop. An exception in the App is written to the crash log
@@ -178,6 +182,8 @@ def run(config_path=CONFIG_FILE, store_dir=".", hal=None):
     hw = hal.build(config)
     from firmware.health import Health
     health = Health(store_dir)                 # counts this boot
+    from firmware.usage import Usage
+    health.usage = Usage(store_dir)            # visitors' figures, in every health event
     # Every mode but maintenance has the watchdog; only in museum mode does it
     # stay armed when a laptop stops the loop ("watchdog" in hello).
     dog = hal.watchdog(WATCHDOG_MS)
@@ -196,8 +202,13 @@ def run(config_path=CONFIG_FILE, store_dir=".", hal=None):
         emit({"event": "config", "messages": messages})
     health.measure(hal.ticks_ms())   # the heap at power-on, after a collection
     emit(health.report(hal.ticks_ms()))
+    remote = None
+    if "remote" in config:           # a Pico W: only then is firmware/remote.py loaded
+        from firmware.remote import start
+        remote, event = start(config["remote"], app, hal.ticks_ms())
+        emit(event)
     try:
-        _loop(hal, hw, app, config, dog, hello, health)
+        _loop(hal, hw, app, config, dog, hello, health, remote)
     except KeyboardInterrupt:
         if not museum:               # a laptop stopped the game: let it work in peace
             hal.watchdog_stop()
@@ -209,7 +220,7 @@ def run(config_path=CONFIG_FILE, store_dir=".", hal=None):
             pass
 
 
-def _loop(hal, hw, app, config, dog, hello, health):
+def _loop(hal, hw, app, config, dog, hello, health, remote=None):
     serial = SerialLines()
     test = None
     ticks_ms = hal.ticks_ms
@@ -227,6 +238,9 @@ def _loop(hal, hw, app, config, dog, hello, health):
         if test is None:
             try:
                 events = app.step(now, raw, hw.button())
+                if remote is not None:       # the room's traffic, a little each pass
+                    for event in remote.poll(now):
+                        emit(event)
                 if app.frame_changed:        # else the strip shows it already
                     hw.strip.write(app.frame)
             except Exception as e:           # log it, restart into the saved game
@@ -238,6 +252,7 @@ def _loop(hal, hw, app, config, dog, hello, health):
         for event in events:
             emit(event)
             busy = True
+            _count(health.usage, event, now, app)
         for line in serial.lines():
             busy = True
             if line is None:
@@ -290,6 +305,13 @@ def _loop(hal, hw, app, config, dog, hello, health):
         rest = LOOP_MS - ticks_diff(ticks_ms(), started)
         if rest > 0:                         # the next scan is due LOOP_MS after this one
             sleep_ms(rest)
+
+
+def _count(usage, event, now, app):
+    """Visitors' figures (firmware/usage.py), written only when a game has
+    just ended, finished or abandoned: a quiet moment, once a game."""
+    if usage is not None and usage.see(event, now, app.ruleset):
+        usage.save()
 
 
 def app_command(app, line):

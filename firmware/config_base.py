@@ -42,9 +42,11 @@ DEFAULTS = {
     "debounce_scans": 3,
     "long_press_ms": 2000,
     "museum": {"attract_s": 90, "reset_s": 600, "reset_after_game_s": 180},
-    "remote": None,                           # off; firmware/config_check.py _remote
 }
 DEFAULTS["leds"]["supply_ma"] = 500           # USB; the lights plan to 80 % of it
+# "remote" (a Pico W's remote play) is in a config only when it is asked for
+# and right (firmware/config_check.py): a plain board's config stays as small.
+OPTIONAL = ("remote",)
 
 LED_KEYS = ("count", "order", "squares", "sticks", "side_black", "side_white", "supply_ma")
 

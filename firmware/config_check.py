@@ -4,8 +4,8 @@ needs more than a glance, and lets it go afterwards. The wiring ("pins" and
 "leds") is checked by the rules of firmware/pinrules.py, which the laptop
 tools share, and falls back to the default wiring where they fail."""
 
-from firmware.config_base import (DEFAULTS, LED_KEYS, MODES, RULESETS, SCANNERS, SIDES,
-                                  copy)
+from firmware.config_base import (DEFAULTS, LED_KEYS, MODES, OPTIONAL, RULESETS, SCANNERS,
+                                  SIDES, copy)
 from firmware.pinrules import (LED_ORDERS, LIST_LENGTHS, MAX_GPIO, MAX_LEDS, PIN_KEYS,
                                SQUARES, STICKS, gpio_problem, led_problem, pin_clashes,
                                whole)
@@ -91,7 +91,7 @@ def check(raw, messages):
         _say(messages, "must hold one JSON object {...}; using the defaults")
         return config
     for key in sorted(raw):
-        if key not in DEFAULTS:
+        if key not in DEFAULTS and key not in OPTIONAL:
             _say(messages, 'unknown key "%s" ignored' % key)
     if "scanner" in raw:
         config["scanner"] = _choice("scanner", raw["scanner"], SCANNERS,
@@ -128,7 +128,9 @@ def check(raw, messages):
                     config["museum"][key] = _number(
                         "museum." + key, found[key], DEFAULTS["museum"][key], messages)
     if raw.get("remote") is not None:
-        config["remote"] = _remote(raw["remote"], config["mode"], messages)
+        remote = _remote(raw["remote"], config["mode"], messages)
+        if remote is not None:
+            config["remote"] = remote
     return config
 
 
@@ -269,7 +271,8 @@ def _room(value):
 
 
 def _remote(value, mode, messages):
-    """The checked "remote" section, or None (remote play off) with one message."""
+    """The checked "remote" section, or None (remote play off, the key left
+    out of the config) with one message."""
     try:
         if not isinstance(value, dict):
             raise _Off("remote must be an object {...} or null")

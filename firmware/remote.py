@@ -64,12 +64,22 @@ def start(settings, app, now_ms):
         from firmware.room import Room
     except ImportError:
         return None, _off(NO_ROOM)
-    remote = Remote(settings, app, now_ms, network, simple.MQTTClient, Room)
-    return remote, {"event": "remote", "state": "joining"}
+    try:
+        remote = Remote(settings, app, now_ms, network, simple.MQTTClient, Room)
+    except Exception as e:     # its kind only: the text may quote the settings
+        return None, _off("remote play could not start (%s)" % type(e).__name__)
+    return remote, _link("joining")
+
+
+def _link(state):
+    """The serial event of the link's state (docs/protocol.md)."""
+    return {"event": "remote", "what": "link", "state": state}
 
 
 def _off(why):
-    return {"event": "remote", "state": "off", "why": why}
+    event = _link("off")
+    event["why"] = why
+    return event
 
 
 class TimedSockets:
@@ -192,7 +202,7 @@ class Remote:
             self._set("connecting", now_ms)
             self._connect(now_ms)
         else:
-            self._set("joining", now_ms, {"event": "remote", "state": "joining"})
+            self._set("joining", now_ms, _link("joining"))
             self._wlan = None
             self._join(now_ms)
 
@@ -240,15 +250,14 @@ class Remote:
             self._client = client
             for topic in self.room.topics():
                 client.subscribe(topic)
-            topic, payload, retain = self.room.online()
-            client.publish(topic, payload, retain)
         except Exception as e:
             self._client = client
             self._lost(now_ms, e)
             return
-        self._set("online", now_ms, {"event": "remote", "state": "online"})
+        self._set("online", now_ms, _link("online"))
         self._retry_ms = RETRY_FIRST_MS
         self._pinged = now_ms
+        self.send(*self.room.online())        # the room's record, then "here I am"
         unsent, self._unsent = self._unsent, []
         for topic, payload, retain in unsent:
             self.send(topic, payload, retain)
@@ -282,7 +291,10 @@ class Remote:
             self._lost(now_ms, e)
 
     def _lost(self, now_ms, e):
-        """The link broke: close what is left and wait before trying again."""
+        """The link broke: close what is left and wait before trying again;
+        the room makes the game wait meanwhile."""
+        if self.state == "online":
+            self.room.offline()
         client, self._client = self._client, None
         if client is not None and client.sock is not None:
             try:
@@ -301,5 +313,7 @@ class Remote:
         self._retry_ms = min(self._retry_ms * 2, RETRY_MOST_MS)
         self._looked = now_ms
         self._wait = wait
-        self._set("waiting", now_ms, {"event": "remote", "state": "offline", "why": why,
-                                      "retry_s": wait // 1000})
+        event = _link("offline")
+        event["why"] = why
+        event["retry_s"] = wait // 1000
+        self._set("waiting", now_ms, event)

@@ -31,10 +31,11 @@ def remote(**changes):
     return section
 
 
-def test_a_board_without_remote_play_has_it_off():
-    assert DEFAULTS["remote"] is None
-    cfg, messages = validate({})
-    assert cfg["remote"] is None and messages == []
+def test_a_board_without_remote_play_has_it_off_and_its_config_no_bigger():
+    assert "remote" not in DEFAULTS
+    for raw in ({}, {"remote": None}):
+        cfg, messages = validate(raw)
+        assert cfg == DEFAULTS and messages == []
 
 
 def test_a_complete_remote_section_is_taken_as_it_is():
@@ -78,7 +79,7 @@ BAD = [
 def test_each_mistake_names_its_key_and_turns_remote_play_off():
     for change, start in BAD:
         cfg, messages = validate({"remote": remote(**change), "ruleset": "hungarian"})
-        assert cfg["remote"] is None, change
+        assert "remote" not in cfg, change
         assert cfg["ruleset"] == "hungarian"           # the rest still counts
         assert len(messages) == 1, (change, messages)
         assert messages[0].startswith("config.json: " + start), (change, messages)
@@ -104,7 +105,7 @@ def test_an_unknown_key_in_remote_is_named_and_ignored():
 
 def test_remote_play_is_for_two_players_at_two_boards():
     cfg, messages = validate({"remote": GOOD, "mode": "museum"})
-    assert cfg["remote"] is None and cfg["mode"] == "museum"
+    assert "remote" not in cfg and cfg["mode"] == "museum"
     assert messages == ['config.json: remote play needs "mode": "two_players"; '
                         'remote play is off']
 
@@ -112,6 +113,6 @@ def test_remote_play_is_for_two_players_at_two_boards():
 def test_remote_that_is_not_an_object_turns_it_off():
     for raw in ("yes", [], 1):
         cfg, messages = validate({"remote": raw})
-        assert cfg["remote"] is None
+        assert "remote" not in cfg
         assert messages == ["config.json: remote must be an object {...} or null; "
                             "remote play is off"]

@@ -109,6 +109,7 @@ class Room:
         self.send = send
         self.heard = []
         self.polls = 0
+        self.offline_calls = 0
 
     def topics(self):
         return ["senet/nagyi-and-ada/B", "senet/nagyi-and-ada/state"]
@@ -124,7 +125,9 @@ class Room:
 
     def poll(self, now_ms):
         self.polls += 1
-        return []
+
+    def offline(self):
+        self.offline_calls += 1
 
 
 def board(broker=None):
@@ -148,7 +151,7 @@ def test_a_pico_w_joins_its_wifi_and_its_room():
     assert link.room.args == ("the app", "nagyi-and-ada", "the river floods in summer", "W")
     events = run(link, 0, 500)
     assert link.state == "online"
-    assert events == [{"event": "remote", "state": "online"}]
+    assert events == [{"event": "remote", "what": "link", "state": "online"}]
     assert air.joins == [("Nagyi-otthon", "kecske-sajt-42")]
     client = broker.clients[0]
     assert client.args[:4] == ("senet-nagyi-and-ada-W", "broker.example.org", 1883, 60)
@@ -180,7 +183,7 @@ def test_a_wrong_wifi_password_is_said_in_words_and_tried_again_later():
     air.networks["Nagyi-otthon"] = "another-password"
     events = run(link, 0, 7000)
     offline = [e for e in events if e["state"] == "offline"]
-    assert offline[0] == {"event": "remote", "state": "offline",
+    assert offline[0] == {"event": "remote", "what": "link", "state": "offline",
                           "why": "Wi-Fi: wrong password", "retry_s": 1}
     assert [e["retry_s"] for e in offline] == [1, 2, 4]       # waits grow
     assert broker.clients == []
@@ -206,7 +209,7 @@ def test_a_broker_that_refuses_the_board_is_named_and_retried_up_to_every_30_s()
     assert offline[0]["retry_s"] == RETRY_FIRST_MS // 1000
     broker.refuse = None
     events = run(link, 200000, 232000, step=50)
-    assert events[-1] == {"event": "remote", "state": "online"}
+    assert events[-1] == {"event": "remote", "what": "link", "state": "online"}
 
 
 def test_the_network_gone_for_a_minute_the_board_rejoins_and_sends_what_it_kept():
@@ -214,8 +217,9 @@ def test_the_network_gone_for_a_minute_the_board_rejoins_and_sends_what_it_kept(
     run(link, 0, 500)
     air.drop()
     events = run(link, 500, 600)
-    assert events == [{"event": "remote", "state": "offline",
+    assert events == [{"event": "remote", "what": "link", "state": "offline",
                        "why": "Wi-Fi: the network went away", "retry_s": 1}]
+    assert link.room.offline_calls == 1                # the game waits
     link.room.send("senet/nagyi-and-ada/W", b'{"ply": 4}', False)   # a move meanwhile
     link.room.send("senet/nagyi-and-ada/state", b'{"ply": 4}', True)
     link.room.send("senet/nagyi-and-ada/state", b'{"ply": 5}', True)  # only the newest
@@ -223,7 +227,7 @@ def test_the_network_gone_for_a_minute_the_board_rejoins_and_sends_what_it_kept(
     assert link.state != "online"
     air.restore()
     events = run(link, 60500, 92000)
-    assert events[-1] == {"event": "remote", "state": "online"}
+    assert events[-1] == {"event": "remote", "what": "link", "state": "online"}
     assert broker.published[-2:] == [("senet/nagyi-and-ada/W", b'{"ply": 4}', False),
                                      ("senet/nagyi-and-ada/state", b'{"ply": 5}', True)]
     assert len(air.joins) >= 2                            # joined the Wi-Fi again
@@ -238,7 +242,7 @@ def test_a_broker_restart_is_a_fault_and_the_board_comes_back_by_itself():
     assert broker.clients[0].sock.closed
     broker.up = True
     events = run(link, 600, 3000)
-    assert events[-1] == {"event": "remote", "state": "online"}
+    assert events[-1] == {"event": "remote", "what": "link", "state": "online"}
     assert len(broker.clients) == 2 and len(air.joins) == 1   # the Wi-Fi stayed up
 
 
@@ -275,8 +279,32 @@ def test_a_board_without_wifi_or_umqtt_plays_at_home_and_says_why(monkeypatch):
     monkeypatch.setitem(sys.modules, "network", None)          # a plain Pico
     link, event = start(SETTINGS, None, 0)
     assert link is None
-    assert event == {"event": "remote", "state": "off", "why": remote_module.NO_WIFI}
+    assert event == {"event": "remote", "what": "link", "state": "off", "why": remote_module.NO_WIFI}
     monkeypatch.setitem(sys.modules, "network", network)
     monkeypatch.setitem(sys.modules, "umqtt", None)             # not installed
     link, event = start(SETTINGS, None, 0)
     assert link is None and event["why"] == remote_module.NO_MQTT
+
+
+def test_a_room_that_cannot_be_made_leaves_the_board_playing_at_home(monkeypatch):
+    import sys
+    import types
+    monkeypatch.setitem(sys.modules, "network", network)
+    fake_mqtt = types.ModuleType("umqtt.simple")
+    fake_mqtt.socket = object()
+    fake_mqtt.MQTTClient = client_class(Broker())
+    fake_umqtt = types.ModuleType("umqtt")
+    fake_umqtt.simple = fake_mqtt
+    monkeypatch.setitem(sys.modules, "umqtt", fake_umqtt)
+    monkeypatch.setitem(sys.modules, "umqtt.simple", fake_mqtt)
+    broken = types.ModuleType("firmware.room")
+
+    class Room:
+        def __init__(self, *args):
+            raise ValueError("the passphrase " + SECRETS[1] + " is odd")
+    broken.Room = Room
+    monkeypatch.setitem(sys.modules, "firmware.room", broken)
+    link, event = start(SETTINGS, None, 0)
+    assert link is None
+    assert event == {"event": "remote", "what": "link", "state": "off",
+                     "why": "remote play could not start (ValueError)"}
