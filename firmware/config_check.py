@@ -215,7 +215,6 @@ def _leds(value, messages):
 # the room's passphrase must not reach the serial line or a log).
 
 REMOTE_KEYS = ("wifi", "broker", "room", "passphrase", "side")
-_ROOM_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."
 
 
 class _Off(Exception):
@@ -261,15 +260,6 @@ def _broker(value, messages):
     return {"host": host, "port": port, "tls": tls}
 
 
-def _room(value):
-    rule = "the room's name: 1 to 40 letters, digits, - _ or ."
-    name = _text("room", value, 1, 40, rule)
-    for ch in name:           # the name goes into MQTT topics: no / + # or spaces
-        if ch not in _ROOM_CHARS:
-            raise _Off("remote.room must be " + rule)
-    return name
-
-
 def _remote(value, mode, messages):
     """The checked "remote" section, or None (remote play off, the key left
     out of the config) with one message."""
@@ -280,7 +270,8 @@ def _remote(value, mode, messages):
         checked = {
             "wifi": _wifi(value.get("wifi"), messages),
             "broker": _broker(value.get("broker"), messages),
-            "room": _room(value.get("room")),
+            "room": _text("room", value.get("room"), 1, 64,
+                          "the room's name, 1 to 64 characters, the same on both boards"),
             "passphrase": _text("passphrase", value.get("passphrase"), 8, 128,
                                 "a sentence of 8 to 128 characters both boards share"),
             "side": value.get("side"),
