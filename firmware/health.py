@@ -22,6 +22,7 @@ takes a folder, the same on the Pico, the unix port and CPython.
     health.crash(describe(exc))      # an exception escaped the App
     health.idle(now_ms, busy)        # every loop: measures the heap when quiet
     health.event()                   # {"event": "health", ...}
+    health.usage = usage             # firmware.usage: visitors' figures in the event
 
 The free heap is measured after a collection, never read as it stands: read
 between two collections it counts the garbage too, and swung on a Pico from
@@ -130,6 +131,7 @@ class Health:
         self.mem_low = None      # the lowest of those since boot
         self._measured = None
         self._quiet_since = None
+        self.usage = None        # firmware.usage.Usage: its figures ride in the event
         data = None
         try:
             data = json.loads(_read(_join(folder, COUNTS)) or "null")
@@ -261,6 +263,8 @@ class Health:
         if self.mem_free is not None:
             event["mem_free"] = self.mem_free
             event["mem_low"] = self.mem_low
+        if self.usage is not None:
+            event["usage"] = self.usage.report()
         for key in extra:
             event[key] = extra[key]
         return event
