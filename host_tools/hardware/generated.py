@@ -6,8 +6,10 @@ defaults), ``firmware/boards.py`` (the default wiring of other RP2040 boards,
 read on CircuitPython), ``hardware/wiring.svg`` (the wiring diagram) and the
 tables between ``<!-- NAME:begin -->`` / ``<!-- NAME:end -->`` markers in
 ``docs/hardware.md``, so the diagram, the docs and the firmware cannot drift
-apart from the wiring a builder follows. The texts come from text.py and
-svg.py; this module only compares and writes them.
+apart from the wiring a builder follows. With ``hardware/board.json`` it also
+writes the controller's perfboard drawings (``hardware/perfboard-*.svg``),
+wire lists and pinouts (controller.py). The texts come from text.py, svg.py
+and controller.py; this module only compares and writes them.
 
 An installed copy (``pip install .``, not ``-e``) holds no hardware/ or docs/
 folder: :func:`require_clone` says so in one sentence, for the commands that
@@ -17,6 +19,9 @@ rewrite the repository's files.
 import os
 
 from host_tools import ROOT
+from host_tools.hardware.cad.params import BOARD_PATH
+from host_tools.hardware.cad.params import load as load_board
+from host_tools.hardware.controller import controller_files
 from host_tools.hardware.pins import PINMAP_PATH, load_pinmap
 from host_tools.hardware.svg import render_svg
 from host_tools.hardware.text import render_boards_py, render_doc, render_pins_py
@@ -47,12 +52,16 @@ def generated_files(root=ROOT, pinmap=None):
     pinmap = pinmap or load_pinmap(os.path.join(root, PINMAP_PATH))
     with open(os.path.join(root, DOC_PATH)) as f:
         doc = f.read()
-    return {
+    perfboards, doc = controller_files(pinmap, load_board(os.path.join(root, BOARD_PATH)),
+                                       render_doc(doc, pinmap))
+    files = {
         PINS_PY_PATH: render_pins_py(pinmap),
         BOARDS_PY_PATH: render_boards_py(pinmap),
         SVG_PATH: render_svg(pinmap),
-        DOC_PATH: render_doc(doc, pinmap),
+        DOC_PATH: doc,
     }
+    files.update(perfboards)
+    return files
 
 
 def generate(root=ROOT):

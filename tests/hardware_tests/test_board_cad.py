@@ -124,7 +124,7 @@ def test_generation_writes_every_file(made):
     assert names == sorted(["top.dxf", "top.svg", "frame.dxf", "frame.svg", "bottom.dxf",
                             "bottom.svg", "board-drawing.svg", "board.step", "spool.stl",
                             "spool.step", "cone.stl", "cone.step", "bom.csv",
-                            "hardware.md"])
+                            "hardware.md", "diffuser.dxf", "diffuser.svg"])
     for path in made["written"]:
         assert (made["out"] / path).stat().st_size > 0, path
 
@@ -155,7 +155,7 @@ def test_every_reed_slot_has_its_glass_end_under_its_squares_centre(made):
     data, board = made["data"], made["board"]
     glass, dia = data["reed"]["glass_length"], data["reed"]["glass_diameter"]
     slots = [r for r in rects(dxf_entities(made["out"] / "hardware/cad/bottom.dxf", "CUT"))
-             if abs(r[3] - (dia + data["reed"]["slot_clearance"])) < 0.01]
+             if abs(r[3] - (dia + data["reed"]["slot_clearance"] - data["kerf"])) < 0.01]
     assert len(slots) == 30
     play = (data["pitch"] - board.piece_diameter) / 2
     for square in range(1, 31):
@@ -178,7 +178,8 @@ def test_every_led_window_is_over_its_led(made):
     entities = dxf_entities(made["out"] / "hardware/cad/top.dxf", "CUT")
     round_ = circles(entities)
     window, edge = data["led"]["window"], data["led"]["from_edge"]
-    squares = [c for c in round_ if abs(c[2] - window) < 0.01]
+    kerf = data["kerf"]                                  # holes are cut a kerf smaller
+    squares = [c for c in round_ if abs(c[2] - (window - kerf)) < 0.01]
     assert len(squares) == 30
     corner = data["pitch"] / 2 - edge
     for index in range(strip["squares"]):
@@ -187,11 +188,13 @@ def test_every_led_window_is_over_its_led(made):
         assert min(math.hypot(x - lx, y - ly) for x, y, _ in squares) <= 0.5, index
         assert math.hypot(corner, corner) - window / 2 > board.piece_diameter / 2
     sticks = [r for r in rects(entities)
-              if (r[2], r[3]) == (data["sticks"]["width"], data["sticks"]["length"])]
+              if (round(r[2], 3), round(r[3], 3)) == (data["sticks"]["width"] - kerf,
+                                                      data["sticks"]["length"] - kerf)]
     assert len(sticks) == 4
     xs = sorted(s[0] for s in sticks)
     assert [round(b - a, 3) for a, b in zip(xs, xs[1:])] == [data["sticks"]["spacing"]] * 3
-    sides = sorted(c for c in round_ if abs(c[2] - data["side_lights"]["window"]) < 0.01)
+    sides = sorted(c for c in round_
+                   if abs(c[2] - (data["side_lights"]["window"] - kerf)) < 0.01)
     assert len(sides) == 2
     assert sides[0][0] < xs[0] and sides[1][0] > xs[-1]
     middle = board.width / 2
@@ -229,10 +232,11 @@ def test_the_frame_bars_leave_every_led_switch_and_screw_clear(made):
 def test_the_button_hole_and_screw_holes(made):
     data, board = made["data"], made["board"]
     top = circles(dxf_entities(made["out"] / "hardware/cad/top.dxf", "CUT"))
-    assert sum(1 for c in top if abs(c[2] - data["button"]["hole"]) < 0.01) == 1
+    kerf = data["kerf"]                                  # holes are cut a kerf smaller
+    assert sum(1 for c in top if abs(c[2] - (data["button"]["hole"] - kerf)) < 0.01) == 1
     for name in PANELS:
         holes = [c for c in circles(dxf_entities(made["out"] / "hardware/cad" / (
-            "%s.dxf" % name), "CUT")) if abs(c[2] - data["screw_hole"]) < 0.01]
+            "%s.dxf" % name), "CUT")) if abs(c[2] - (data["screw_hole"] - kerf)) < 0.01]
         i = data["screw_inset"]
         assert sorted((x, y) for x, y, _ in holes) == sorted(
             [(i, i), (i, board.height - i), (board.width - i, i),
@@ -464,7 +468,8 @@ def test_pieces_too_small_to_cover_the_reeds_dead_middle_are_refused_at_the_boun
 
 def test_a_piece_too_slim_for_its_magnet_is_refused():
     # 8.15 mm pocket + 2 x 1.2 mm wall = 10.55 mm, on 20 mm squares
-    small = {"pitch": 20, "led__from_edge": 4, "reed__lead_room": 1}
+    small = {"pitch": 20, "led__from_edge": 4, "reed__lead_room": 1,
+             "panels__frame__rim": 14}
     board_with(pieces__diameter_per_pitch=0.528, **small)            # 10.56 mm
     with pytest.raises(ValueError, match="no wall around the magnet"):
         board_with(pieces__diameter_per_pitch=0.52, **small)         # 10.4 mm

@@ -48,7 +48,7 @@ def test_committed_file_is_what_the_pin_map_generates(path):
 
 
 def test_generate_writes_into_another_tree_without_touching_this_one(tmp_path):
-    for path in ("hardware/pinmap.json", "docs/hardware.md"):
+    for path in ("hardware/pinmap.json", "hardware/board.json", "docs/hardware.md"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(os.path.join(ROOT, path), tmp_path / path)
     (tmp_path / "firmware").mkdir()
@@ -56,7 +56,8 @@ def test_generate_writes_into_another_tree_without_touching_this_one(tmp_path):
     doc.write_text(splice(doc.read_text(), "power", "(stale)"))
     changed = generate(str(tmp_path))
     assert set(changed) == {"firmware/pins.py", "firmware/boards.py", "hardware/wiring.svg",
-                            "docs/hardware.md"}
+                            "docs/hardware.md", "hardware/perfboard-matrix.svg",
+                            "hardware/perfboard-shift.svg"}
     for path in changed:
         assert (tmp_path / path).read_text() == read(path)
     assert generate(str(tmp_path)) == []

@@ -16,7 +16,7 @@ import csv
 import io
 import math
 
-from . import pieces
+from . import layout, pieces
 from .drawing import fmt
 
 COST_DATE = "2026-12"
@@ -26,6 +26,7 @@ FIELDS = ("item", "qty", "option", "kind", "description", "manufacturer", "mpn",
 OPTIONS = ("all", "matrix", "shift", "2a")
 
 PLYWOOD_USD_PER_M2_PER_MM = 7.0     # birch plywood, about 21 USD/m^2 at 3 mm
+ACRYLIC_USD_PER_M2 = 40.0           # 1 mm opal acrylic sheet
 PLA_G_PER_CM3 = 1.24
 PLA_USD_PER_G = 0.025               # 25 USD/kg filament; pieces printed solid
 SCREW_LENGTHS = (10, 12, 16, 20, 25, 30, 35, 40)
@@ -165,6 +166,17 @@ def _piece_row(board, kind):
                 grams * PLA_USD_PER_G)
 
 
+def _diffuser_row(board):
+    """The diffuser strips, cut from one sheet of opal acrylic."""
+    strips = layout.diffuser_pieces(board)
+    area = sum(s[3] * s[4] for s in strips) / 1e6
+    return _row(1, "all", "material", "Diffuser strips for the LED windows, %s mm %s, %d "
+                "strips" % (fmt(board.diffuser_t), board.materials["diffuser"], len(strips)),
+                "any", "-", "Laser-cut from hardware/cad/diffuser.dxf (CO2 laser; a diode "
+                "laser does not cut opal acrylic); glued under the top panel inside the "
+                "channels, never over a bar", max(2.0, area * ACRYLIC_USD_PER_M2))
+
+
 def materials(board):
     n = 2 * board.pieces["count"]
     length = screw_length(board)
@@ -182,10 +194,7 @@ def materials(board):
         _row(n, "all", "material", "Self-adhesive felt pad, round, about %s mm, 1 mm"
              % fmt(round(board.piece_diameter * 0.7)), "any", "-", "Optional, under each "
              "piece; adds 1 mm between magnet and switch, so test with it on", 0.05),
-        _row(1, "all", "material", "Diffuser for the LED windows: tracing paper or 1 mm opal "
-             "acrylic, %s x %s mm" % (fmt(board.width - 2 * board.rim),
-                                      fmt(board.height - 2 * board.rim)), "any", "-",
-             "Glued under the top panel so each window glows evenly", 2.00),
+        _diffuser_row(board),
         _row(1, "all", "material", "Hot glue sticks and wood glue", "any", "-",
              "Reed switches by their leads; panels are screwed, not glued", 2.00),
     ]

@@ -31,10 +31,25 @@ def _rect_points(x, y, w, h):
             (x - w / 2, y + h / 2)]
 
 
+def as_cut(panel, kerf):
+    """The panel's cut paths moved half a kerf (the width the laser burns
+    away) off the drawn shapes: outward round a part, inward in a hole, so
+    that the part and the hole come out at their drawn size."""
+    out = []
+    for shape in panel.cuts:
+        d = kerf / 2 if shape in panel.outer else -kerf / 2
+        if shape[0] == "circle":
+            out.append(shape[:3] + (shape[3] + 2 * d,))
+        else:
+            out.append(shape[:3] + (shape[3] + 2 * d, shape[4] + 2 * d))
+    return out
+
+
 # --- DXF ----------------------------------------------------------------------
 
-def write_dxf(panel, path):
-    """One panel as a DXF file (R2010, millimetres, CUT and ENGRAVE layers)."""
+def write_dxf(panel, path, kerf=0):
+    """One panel as a DXF file (R2010, millimetres, CUT and ENGRAVE layers),
+    its cut paths allowing for the laser's kerf."""
     import ezdxf
     from ezdxf import units
 
@@ -48,7 +63,7 @@ def write_dxf(panel, path):
         for name, (_, aci) in COLOURS.items():
             doc.layers.add(name, color=aci)
         msp = doc.modelspace()
-        for layer, shapes in ((CUT, panel.cuts), (ENGRAVE, panel.engraves)):
+        for layer, shapes in ((CUT, as_cut(panel, kerf)), (ENGRAVE, panel.engraves)):
             attribs = {"layer": layer}
             for shape in shapes:
                 kind, values = shape[0], [round(v, 3) for v in shape[1:]]
@@ -84,15 +99,16 @@ def _svg_shape(shape, height, extra=""):
         fmt(v[0]), fmt(height - v[1]), fmt(v[2]), fmt(height - v[3]), extra)
 
 
-def panel_svg(panel):
-    """One panel as an SVG file for a laser cutter: red cut, blue engrave."""
+def panel_svg(panel, kerf=0):
+    """One panel as an SVG file for a laser cutter: red cut (allowing for the
+    kerf), blue engrave."""
     w, h = panel.width, panel.height
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" '
            'viewBox="0 0 %s %s">' % (fmt(w), fmt(h), fmt(w), fmt(h)),
            '<title>Senet board, %s panel, %s mm %s: red = cut, blue = engrave</title>'
            % (panel.name, fmt(panel.thickness), panel.material)]
-    for layer, shapes in ((CUT, panel.cuts), (ENGRAVE, panel.engraves)):
+    for layer, shapes in ((CUT, as_cut(panel, kerf)), (ENGRAVE, panel.engraves)):
         out.append('<g id="%s" fill="none" stroke="%s" stroke-width="0.1">'
                    % (layer.lower(), COLOURS[layer][0]))
         out.extend(_svg_shape(s, h) for s in shapes)
@@ -234,6 +250,20 @@ def _section(sheet, board, left, top):
         sheet.text(tx, base - scale * tall + 6 * i, line, "t", anchor="start")
     return base + 14
 
+def glue_notes(sheet, bars):
+    """Where each bar of the frame is glued, front to back: its edges from
+    the board's front edge (y) and left edge (x); each bar is named on the
+    drawing too."""
+    out = ["Glue the frame's bars to the bottom panel, edges measured from the board's "
+           "front and left edges (the top panel rests on them and on the rim):"]
+    for i, (_, x, y, w, h) in enumerate(sorted(bars, key=lambda b: b[2]), 1):
+        px, py = sheet.xy(x, y)
+        sheet.text(px, py + 1.5, "bar %d" % i, "d")
+        out.append("  bar %d: y %s to %s mm, x %s to %s mm" % (
+            i, fmt(y - h / 2), fmt(y + h / 2), fmt(x - w / 2), fmt(x + w / 2)))
+    return out
+
+
 def drawing_svg(board, panels, leds):
     """Top view of the assembled board, dimensioned: the top panel's cuts and
     engraving, with the reed slots and bars underneath dashed."""
@@ -282,6 +312,7 @@ def drawing_svg(board, panels, leds):
         % (0, SQUARES - 1, leds["sticks"], leds["sticks"] + 3, leds["side_black"],
            leds["side_white"]),
     ]
+    notes += glue_notes(sheet, frame.bars)
     y = bottom_y + 14
     for line in notes:
         sheet.text(left, y, line, "t", anchor="start")

@@ -73,13 +73,13 @@ def text_files(root=ROOT, board=None):
     board = board or params.load(os.path.join(root, params.BOARD_PATH))
     pieces.check(board)
     leds = led_layout(root)
-    panel_list = layout.panels(board, leds)
+    panel_list = layout.sheets(board, leds)
     with open(os.path.join(root, DOC_PATH), encoding="utf-8") as f:
         doc = f.read()
     doc = splice(doc, "board", board_table(board))
     doc = splice(doc, "bom", bom.render_totals(board))
-    out = {cad_path("%s.svg" % p.name): drawing.panel_svg(p) for p in panel_list}
-    out[cad_path("board-drawing.svg")] = drawing.drawing_svg(board, panel_list, leds)
+    out = {cad_path("%s.svg" % p.name): drawing.panel_svg(p, board.kerf) for p in panel_list}
+    out[cad_path("board-drawing.svg")] = drawing.drawing_svg(board, panel_list[:3], leds)
     out[BOM_PATH] = bom.render_csv(board)
     out[DOC_PATH] = doc
     return out
@@ -109,10 +109,10 @@ def write_all(root=ROOT, out=None, board_path=None):
         with open(os.path.join(out, path), "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         written.append(path)
-    panel_list = layout.panels(board, led_layout(root))
+    panel_list = layout.sheets(board, led_layout(root))
     for panel in panel_list:
         path = cad_path("%s.dxf" % panel.name)
-        drawing.write_dxf(panel, os.path.join(out, path))
+        drawing.write_dxf(panel, os.path.join(out, path), board.kerf)
         written.append(path)
     for kind in pieces.KINDS:
         solid = solids.piece_solid(board, kind)

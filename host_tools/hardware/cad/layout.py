@@ -21,6 +21,7 @@ from .params import COLUMNS, ROWS, SQUARES, STICKS
 
 REED_CHANNEL = 8        # mm across, room for a reed's leads and its diode
 SIDE_CHANNEL = 10       # mm, the channel down each end of the rows
+DIFFUSER_MARGIN = 2     # mm the diffuser reaches beyond its windows
 
 
 def square_row_col(square):
@@ -98,6 +99,7 @@ class Panel:
         self.thickness = thickness
         self.material = material
         self.cuts = [outline(board)] + screw_holes(board)
+        self.outer = [self.cuts[0]]  # cut paths round a part; the others are holes
         self.engraves = []
         self.parts = 1          # how many separate pieces the cut gives
         self.led_windows = {}   # LED index -> its window (top panel)
@@ -166,20 +168,41 @@ def path_arrows(board):
     return out
 
 
+def pixel_footprints(board, leds, width=None):
+    """Each cut WS2812B pixel as it lies in the frame's layer, by LED index.
+    A pixel is a piece of strip one LED long (``led.pixel_length``) and as
+    wide as the strip (``led.strip_width``, the widest the layer makes room
+    for). Under the squares it lies along the row, where the wires run on to
+    the next square; under the stick windows, 14 mm apart, four pixels only
+    fit lying across the strip, and the side lights lie the same way."""
+    width = width or board.led["strip_width"]
+    length = board.led["pixel_length"]
+    out = {}
+    for index, (x, y) in led_positions(board, leds).items():
+        along = index < SQUARES
+        out[index] = ("rect", x, y, length if along else width, width if along else length)
+    return out
+
+
 def row_channel(board, row):
     """The wiring channel of a row of squares, as (y from, y to): from just
-    below the reed switches (on the square's centre line) to just above the
-    LEDs (near the square's far edge). The LED chain and the switch wiring run
-    along it."""
+    below the reed switches (on the square's centre line) to a clearance
+    beyond the pixels (near the square's far edge). The pixels and the switch
+    wiring run along it."""
     _, y = square_centre(board, row * COLUMNS + 1)
-    return y - REED_CHANNEL / 2, y + led_offset(board) + (board.led["chip"] + 4) / 2
+    led_y = y + led_offset(board)
+    half, clear = board.led["strip_width"] / 2, board.clearance
+    return (min(y - REED_CHANNEL / 2, led_y - half - clear),
+            max(led_y + (board.led["chip"] + 4) / 2, led_y + half + clear))
 
 
 def strip_channel(board):
-    """The control strip's channel: the stick and side lights, the button."""
+    """The control strip's channel: the stick and side lights, the button,
+    and the pixels under them lying across the strip."""
     half = max(board.sticks["length"], board.side_lights["window"],
                board.button["hole"] + 2 * board.button["clearance"]) / 2
-    return board.rim, strip_centre_y(board) + half + 4
+    pixel = board.led["pixel_length"] / 2 + board.clearance
+    return board.rim, strip_centre_y(board) + max(half + 4, pixel)
 
 
 def frame_bars(board):
@@ -208,7 +231,48 @@ def frame_panel(board):
                        board.width - 2 * rim, board.height - 2 * rim))
     panel.bars = frame_bars(board)
     panel.cuts.extend(panel.bars)
+    panel.outer.extend(panel.bars)
     panel.parts = 1 + len(panel.bars)
+    return panel
+
+
+def diffuser_pieces(board, leds=None):
+    """The opal diffuser, cut in strips that each cover one channel's windows
+    and lie inside that channel: glued under the top panel, a strip never
+    comes between the top and a bar, so the top rests at the same height on
+    the bars as on the rim. The strips do not depend on the LEDs' order."""
+    leds = leds or {"sticks": SQUARES, "side_black": SQUARES + STICKS,
+                    "side_white": SQUARES + STICKS + 1}
+    windows = top_panel(board, leds).led_windows
+    groups = [[i for i in range(SQUARES) if i // COLUMNS == row] for row in range(ROWS)]
+    groups.append([i for i in windows if i >= SQUARES])
+    channels = [row_channel(board, r) for r in range(ROWS)] + [strip_channel(board)]
+    out = []
+    for group, (c0, c1) in zip(groups, channels):
+        boxes = [_extent(windows[i]) for i in group]
+        x0 = min(b[0] for b in boxes) - DIFFUSER_MARGIN
+        x1 = max(b[2] for b in boxes) + DIFFUSER_MARGIN
+        y0 = max(min(b[1] for b in boxes) - DIFFUSER_MARGIN, c0 + board.clearance)
+        y1 = min(max(b[3] for b in boxes) + DIFFUSER_MARGIN, c1 - board.clearance)
+        out.append(("rect", (x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0))
+    return out
+
+
+def _extent(shape):
+    """A window's bounding box (x0, y0, x1, y1)."""
+    if shape[0] == "circle":
+        _, x, y, d = shape
+        return x - d / 2, y - d / 2, x + d / 2, y + d / 2
+    _, x, y, w, h = shape
+    return x - w / 2, y - h / 2, x + w / 2, y + h / 2
+
+
+def diffuser_panel(board, leds):
+    """The diffuser strips, laid out where they go under the top panel."""
+    panel = Panel("diffuser", board, board.diffuser_t, board.materials["diffuser"])
+    panel.cuts = diffuser_pieces(board, leds)
+    panel.outer = list(panel.cuts)
+    panel.parts = len(panel.cuts)
     return panel
 
 
@@ -246,4 +310,10 @@ def bottom_panel(board):
 
 
 def panels(board, leds):
+    """The three panels of the stack, top first."""
     return [top_panel(board, leds), frame_panel(board), bottom_panel(board)]
+
+
+def sheets(board, leds):
+    """Every flat part a maker cuts: the three panels and the diffuser."""
+    return panels(board, leds) + [diffuser_panel(board, leds)]

@@ -38,9 +38,12 @@ NUMBERS = (
     ("pieces.diameter_per_pitch", 0.3), ("pieces.spool_height_per_pitch", 0.2),
     ("pieces.cone_height_per_pitch", 0.2), ("pieces.wall", 0.8),
     ("reed.actuation_distance", 1),
+    ("panels.frame.clearance", 0), ("panels.diffuser.thickness", 0.1),
+    ("led.strip_width", 4), ("led.pixel_length", 4), ("kerf", 0),
 )
 # The settings that are not a length: a text, a count or a pair of lengths.
 OTHERS = ("panels.top.material", "panels.frame.material", "panels.bottom.material",
+          "panels.diffuser.material",
           "reed.actuation_source", "cable_hole", "perfboard.size", "perfboard.holes",
           "pieces.count")
 KNOWN = tuple(k for k, _ in NUMBERS) + OTHERS
@@ -125,8 +128,11 @@ class Board:
         self.bottom_t = panels["bottom"]["thickness"]
         self.rim = panels["frame"]["rim"]
         self.bar = panels["frame"]["bar"]
+        self.diffuser_t = panels["diffuser"]["thickness"]
+        self.clearance = panels["frame"]["clearance"]
+        self.kerf = data["kerf"]
         self.materials = {name: panels[name].get("material", "plywood")
-                          for name in ("top", "frame", "bottom")}
+                          for name in ("top", "frame", "bottom", "diffuser")}
         self.screw_hole = data["screw_hole"]
         self.screw_inset = data["screw_inset"]
         self.reed = data["reed"]
@@ -236,6 +242,19 @@ class Board:
              "the magnet would be %s mm above the reed's glass (top + frame), beyond the "
              "%s mm at which it closes the reed (reed.actuation_distance)"
              % (f(gap), f(reed["actuation_distance"]))),
+            (("panels.frame.rim", "margin", "led.from_edge", "led.pixel_length",
+              "panels.frame.clearance"),
+             self.rim > self.margin + led["from_edge"] - led["pixel_length"] / 2
+             - self.clearance,
+             "the pixel under the last square of each row would stand less than %s mm "
+             "from the frame's rim" % f(self.clearance)),
+            (("led.strip_width", "sticks.spacing", "panels.frame.clearance"),
+             self.sticks["spacing"] - led["strip_width"] < self.clearance,
+             "the pixels under the stick windows, lying across the strip, would stand "
+             "less than %s mm apart" % f(self.clearance)),
+            (("panels.diffuser.thickness", "panels.frame.thickness"),
+             self.diffuser_t + 2 > self.frame_t,
+             "the diffuser would leave less than 2 mm under it for the pixels"),
             (("side_lights.distance", "sticks.spacing", "sticks.width", "side_lights.window"),
              span / 2 + self.side_lights["window"] / 2 + 1 > self.side_lights["distance"],
              "the side lights would stand on the sticks"),

@@ -33,6 +33,9 @@ def panel_solid(panel):
     """A panel as a solid: its outline, less its holes; the frame's bars are
     separate solids cut from its middle and are added back in place."""
     t = panel.thickness
+    if panel.name == "diffuser":                        # separate strips, no outline
+        return Compound([Pos(s[1], s[2], 0) * Box(s[3], s[4], t, align=BASE)
+                         for s in panel.cuts])
     _, x, y, w, h = panel.cuts[0]
     body = Pos(x, y, 0) * Box(w, h, t, align=BASE)
     holes = [_tool(s, t) for s in panel.cuts[1:] if s not in panel.bars]
@@ -62,7 +65,8 @@ def piece_solid(board, kind):
 def board_assembly(board, panel_list):
     """The three panels stacked, with the pieces on their start squares (K2:
     alternating from square 1, black's spools first)."""
-    z = {"bottom": 0, "frame": board.bottom_t, "top": board.bottom_t + board.frame_t}
+    z = {"bottom": 0, "frame": board.bottom_t, "top": board.bottom_t + board.frame_t,
+         "diffuser": board.bottom_t + board.frame_t - board.diffuser_t}
     parts = []
     for panel in panel_list:
         solid = Pos(0, 0, z[panel.name]) * panel_solid(panel)
