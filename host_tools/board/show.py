@@ -26,6 +26,7 @@ from engine import rules
 from engine.position import Position, PositionError
 from host_tools.sim.board import LOG_SIZE
 from host_tools.sim.checks import SQUARES
+from host_tools.sim.moves import Follower, MoveList
 from host_tools.sim.view import leds_layout
 from host_tools.words import LANGUAGES
 from host_tools.words.explain import Story, explain, sticks_live
@@ -69,6 +70,8 @@ class Mirror:
         self.seq = 0
         self.log = collections.deque(maxlen=LOG_SIZE)
         self.story = Story()
+        self.follower = Follower()   # the game as its events told it, for the move list
+        self.moves = MoveList()
         self.start_ms = time.monotonic()
         self.hello = {}
         self.position = None
@@ -115,6 +118,7 @@ class Mirror:
     def _take(self, event):
         name = event["event"]
         self.story.event(event)
+        self.follower.event(event)
         board = self.board
         if name == "hello":
             self.hello = event
@@ -194,6 +198,11 @@ class Mirror:
 
     # -- what the page shows ---------------------------------------------------------
 
+    def record_game(self):
+        """The game as the board's events told it, for the record."""
+        with self.lock:
+            return self.follower.game
+
     def _pieces(self):
         """The pieces where the board's position puts them, corrected by what
         its lights say stands or not: a lifted piece, a missing one and a
@@ -263,6 +272,8 @@ class Mirror:
                 "explain": explain(words_in, self.story),
                 "sticks_live": sticks_live(board["state"], board["throw"]),
                 "mirror": {"connected": self.connected, "port": self.port},
+                "moves": self.moves.of(self.follower.game),
+                "take_back": False,                # the mirror only shows
                 "seq": self.seq,
                 "log": [entry for entry in self.log if entry["seq"] > since],
             }

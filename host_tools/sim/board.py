@@ -27,9 +27,11 @@ from engine.position import Position, PositionError
 from engine.sticks import XorShift
 from host_tools.sim import checks
 from host_tools.sim.checks import SimError
+from host_tools.sim.moves import MoveList
 from host_tools.sim.pace import Chatter, Pace
 from host_tools.sim.pieces import Pieces
-from host_tools.sim.view import app_state, app_value, board_words, brightness_cap, leds_layout, ruleset_name
+from host_tools.sim.view import (app_state, app_value, board_words, brightness_cap, can_take_back,
+                                 leds_layout, ruleset_name)
 from host_tools.words.explain import Story, sticks_live
 
 TICK_MS = 10            # one scan and one App step, as the board's main loop
@@ -73,6 +75,7 @@ class Sim:
         self.log = collections.deque(maxlen=LOG_SIZE)
         self.seq = 0
         self.story = Story()                # what the events told, for the page's words
+        self.moves = MoveList()             # the App's game as the page lists it
         self.pieces = None                  # the pieces and the hand (host_tools/sim/pieces.py)
         self.chatter = Chatter(self._noise)
         self.pace = None                    # what the App's scan reads (host_tools/sim/pace.py)
@@ -354,6 +357,11 @@ class Sim:
 
     # -- what the page shows ------------------------------------------------------
 
+    def record_game(self):
+        """The App's game (the engine Game its record is written from)."""
+        with self.lock:
+            return self._app_value("game")
+
     def snapshot(self, since=0):
         """Everything the page draws, and the log entries after ``since``."""
         with self.lock:
@@ -378,6 +386,8 @@ class Sim:
                 "app": app,
                 "explain": words,
                 "sticks_live": sticks_live(app["state"], app["throw"]),
+                "moves": self.moves.of(self._app_value("game")),
+                "take_back": can_take_back(self.app, app["state"]),
                 "seq": self.seq,
                 "log": log,
             }

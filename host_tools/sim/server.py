@@ -7,6 +7,8 @@ by every request thread and the clock thread; the Sim's lock keeps them apart.
     GET  /i18n/<lang>.json  its words (host_tools/words/i18n/)
     GET  /api/state?since=N the whole board state, with log entries after seq N
     GET  /api/stream        the same state as Server-Sent Events, pushed on change
+    GET  /api/record        the game on the board as a record file (engine/record.py),
+                            named with the date
     POST /api/<action>      a JSON object in, {"ok": true, "result": ..., "state": ...} out;
                             bad input: 400 {"error": "..."} and nothing changed
 
@@ -33,6 +35,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from host_tools.sim import gamefiles
 from host_tools.sim.checks import SimError
 from host_tools.words import I18N_DIR, LANGUAGES
 
@@ -181,6 +184,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(HTTPStatus.OK, self.server.page_options())
         if path == "/api/legend":
             return self._json(HTTPStatus.OK, legend())
+        if path == "/api/record":
+            return self._record()
         if path == "/":
             path = "/index.html"
         name = posixpath.basename(path)
@@ -195,6 +200,26 @@ class Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, f.read(), TYPES[ext])
 
     do_HEAD = do_GET
+
+    def _record(self):
+        """The record of the game on the board, as a file to keep."""
+        when = gamefiles.now()
+        sim = self.server.sim
+        try:
+            with sim.lock:                # the clock thread plays on meanwhile
+                text = gamefiles.record_text(sim.record_game(), when)
+        except SimError as exc:
+            return self._error(HTTPStatus.CONFLICT, str(exc))
+        body = text.encode("utf-8")
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Disposition",
+                         'attachment; filename="%s"' % gamefiles.record_name(when))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     @staticmethod
     def _since(query):

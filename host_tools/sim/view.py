@@ -87,3 +87,17 @@ def board_words(state, roles, app, story):
         board["winner"] = getattr(game, "winner", None)
         board["score"] = getattr(game, "score", None)
     return explain(board, story)
+
+
+def can_take_back(app, state):
+    """Whether the board would take a move back now, as the App's own
+    takeback decides: a move to take back, not while the board is being set
+    up or the game is over, and never in museum mode (its serial line only
+    reports)."""
+    if app_value(app, "museum") or state in ("setup", "game_over", None):
+        return False
+    game = app_value(app, "game")
+    try:
+        return any(text is not None for _, _, text in game.turns())
+    except Exception:                   # an App without a game log: nothing to take back
+        return False

@@ -35,6 +35,8 @@ let selected = null;       // id of the piece in hand that a click on a square p
 let drag = null;           // a pointer gesture on a piece
 let suppressClick = false; // the click that ends a drag is not a click
 let busy = Promise.resolve();
+// What record.js, sound.js and the replay draw from each state (their own files).
+const drawHooks = [];
 
 // -- the board's squares, laid along the snake path ---------------------------------
 
@@ -450,6 +452,7 @@ function draw(st, again) {
   drawTrays(st);
   drawFacts(st);
   drawWords(st);
+  drawHooks.forEach((hook) => hook(st, again));
   if (!again) appendLog(st.log);
 }
 
