@@ -134,6 +134,65 @@ def test_the_pico_mounts_the_file_system_and_finds_every_staged_file(made):
     assert fs.stat("game.json").size == 2
 
 
+# MicroPython's own VfsLfs2 on a block device shaped as rp2.Flash (4096-byte
+# blocks, 352 of them, erase through ioctl 6), mounted as ports/rp2/modules/
+# _boot.py mounts it: no mkfs, so an image it cannot read fails here.
+MOUNT_ON_MICROPYTHON = """
+import sys, os, vfs, json, hashlib, binascii
+class Flash:
+    def __init__(self, data):
+        self.data = data
+    def readblocks(self, n, buf, off=0):
+        at = n * 4096 + off
+        buf[:] = self.data[at:at + len(buf)]
+    def writeblocks(self, n, buf, off=0):
+        at = n * 4096 + off
+        self.data[at:at + len(buf)] = buf
+    def ioctl(self, op, arg):
+        if op == 4:
+            return len(self.data) // 4096
+        if op == 5:
+            return 4096
+        if op == 6:
+            self.data[arg * 4096:(arg + 1) * 4096] = b"\\xff" * 4096
+        return 0
+flash = Flash(bytearray(352 * 4096))
+with open(sys.argv[1], "rb") as f:
+    f.readinto(flash.data)
+vfs.mount(vfs.VfsLfs2(flash, progsize=256), "/pico")
+found = {}
+def walk(top):
+    for entry in os.ilistdir(top):
+        path = top + "/" + entry[0]
+        if entry[1] == 0x4000:
+            walk(path)
+        else:
+            with open(path, "rb") as f:
+                found[path[len("/pico/"):]] = binascii.hexlify(hashlib.sha256(f.read()).digest()).decode()
+walk("/pico")
+with open("/pico/game.json", "w") as f:
+    f.write("{}")
+print(json.dumps(found))
+"""
+
+
+def test_micropython_itself_mounts_the_file_system_as_the_pico_boots(made, tmp_path):
+    """The MicroPython unix port's littlefs, not littlefs-python's, reads it."""
+    import hashlib
+    import json
+    import subprocess
+    from mpyhelp import tool
+    region = tmp_path / "flash.bin"
+    region.write_bytes(flash_region(read_uf2(made["uf2"]), FS_START, FS_BYTES))
+    script = tmp_path / "mount.py"
+    script.write_text(MOUNT_ON_MICROPYTHON)
+    run = subprocess.run([tool("micropython"), str(script), str(region)], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    expected = {path: hashlib.sha256(data).hexdigest() for path, data in made["tree"].items()}
+    assert json.loads(run.stdout) == expected
+
+
 def test_the_superblock_says_what_every_micropython_with_littlefs_v2_reads(made):
     """On-disk format 2.0 (littlefs 2.1 to 2.11 all mount it), 4096-byte blocks, 352."""
     region = flash_region(read_uf2(made["uf2"]), FS_START, FS_BYTES)
