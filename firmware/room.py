@@ -68,20 +68,26 @@ def room_key(room, passphrase):
     return key
 
 
-def actions(game):
-    """The game as a list of (side, word), one per action (see above)."""
+def actions(game, start=0):
+    """The game as a list of (side, word), one per action (see above), from
+    action ``start`` on: read from the game's log, no replay, so the last
+    action of a long game costs no more than the first."""
     out = []
     opening = game.opening
-    for k in range(len(opening)):
+    for k in range(start, len(opening)):
         out.append(("B" if k % 2 == 0 else "W", "o%d" % opening[k]))
     first = len(opening) > 0 and opening[-1] == 1    # the opening's 1 is ply 1's throw
-    i = 0
-    for side, throw, text in game.turns():
-        if i or not first:
+    base = len(opening) - (1 if first else 0)        # where the moves' actions begin
+    i = 0 if start <= base else (start - base) // 2
+    at = base + 2 * i
+    for side, throw, text in game.turns(i):
+        if (i or not first) and at >= start:
             out.append((side, "t%d" % throw))
-        out.append((side, text if text else "-"))
+        if at + 1 >= start:
+            out.append((side, text if text else "-"))
         i += 1
-    if game.throw is not None and (i or not first):
+        at += 2
+    if game.throw is not None and (i or not first) and at >= start:
         out.append((game.position.turn, "t%d" % game.throw))
     return out
 
@@ -199,6 +205,8 @@ class Room:
         self.problem = None          # why the game stopped, or None
         self.peer = None             # None never seen, "here", "away"
         self._rules_ok = False
+        self._peer_rules = None
+        self._rs = app.game.ruleset
         self._pending = {}           # ply -> a remote throw or move not yet played
         self._asked_at = None
         self._now = 0
@@ -290,17 +298,26 @@ class Room:
         self.peer = "here"
         self.opponent.away = False
         self.app.redraw()
-        rules = msg.get("rules")
+        self._peer_rules = msg.get("rules")
+        if self._check_rules():
+            self.app.emit({"event": "remote", "what": "back" if back else "joined",
+                           "side": self.other})
+
+    def _check_rules(self):
+        """Both boards must play the same ruleset and options, or no throw
+        is made on either (said on both, before the first throw)."""
+        rules = self._peer_rules
+        if rules is None:
+            return False
         if rules != self._rules():
             self._rules_ok = False
             self._block("the other board plays %s and this one %s: set both to the "
                         "same rules; no throw until they agree" % (rules, self._rules()))
             self.app.emit({"event": "remote", "what": "rules", "message": self.opponent.why})
-            return
+            return False
         self._rules_ok = True
-        self.app.emit({"event": "remote", "what": "back" if back else "joined",
-                       "side": self.other})
         self._unblock()
+        return True
 
     def _away(self):
         if self.peer == "away":
@@ -348,6 +365,8 @@ class Room:
     def _known(self):
         """The last ply this board holds or holds ready to play."""
         n = self.ply
+        if self.app.phase == "nomove":
+            n += 1                           # the turn lost (K15, H14) is certain
         while n + 1 in self._pending:
             n += 1
         return n
@@ -376,6 +395,8 @@ class Room:
         mine = self._words
         n = len(mine)
         if words[:n] == mine:
+            if n == 0 and msg.get("over"):
+                return                           # a finished game: a new one begins here
             if self.game_id is None:
                 self.game_id = msg.get("g")
             if len(words) > self._known() and self.game_id == msg.get("g"):
@@ -424,6 +445,10 @@ class Room:
         if self.problem is not None:
             return
         app = self.app
+        if app.game.ruleset is not self._rs:
+            self._rs = app.game.ruleset      # a new game by other rules: said again
+            self.send(*self.online())
+            self._check_rules()
         self._follow()
         while self._pending:
             msg = self._pending.get(self.ply + 1)
@@ -474,13 +499,13 @@ class Room:
         if game is not self._game and n == 0 and (self.ply == 0 or self._game.is_over()):
             self._new_local(game)
             return
-        if n < self.ply or game is not self._game and not self._extends(actions(game)):
+        if n < self.ply or game is not self._game and not self._extends(game):
             self._put_back()
             return
-        acts = actions(game)
+        acts = actions(game, self.ply)
         mine = False
         for k in range(self.ply, n):
-            side, word = acts[k]
+            side, word = acts[k - self.ply]
             self._words.append(word)
             msg = self._pending.pop(k + 1, None)
             if side == self.side:
@@ -504,8 +529,9 @@ class Room:
         self._pending = {}
         self.game_id = None          # the first throw names the new game
 
-    def _extends(self, acts):
+    def _extends(self, game):
         words = self._words
+        acts = actions(game)
         if len(acts) < len(words):
             return False
         for i in range(len(words)):
@@ -542,6 +568,7 @@ class Room:
     def _send_state(self):
         self._publish("state", {"t": "state", "side": self.side, "g": self.game_id,
                                 "ply": self.ply, "rules": self._rules(),
+                                "over": self._game.is_over(),
                                 "game": " ".join(self._words)}, True)
 
     def _publish(self, kind, msg, retain):

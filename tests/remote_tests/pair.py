@@ -20,12 +20,12 @@ class Board(BoardSim):
     the App steps, then the Room hears the broker and polls."""
 
     def __init__(self, seat, port, store_dir=None, ruleset="kendall", seed=1,
-                 passphrase=PASSPHRASE, t=0, tls=False, ca=None):
+                 passphrase=PASSPHRASE, t=0, tls=False, ca=None, room=ROOM):
         self.seat = seat
         self.room = None
         rng = random.Random(seed * 2 + (seat == "W")).getrandbits
         BoardSim.__init__(self, config={"ruleset": ruleset}, store_dir=store_dir, rng=rng, t=t)
-        self.room = Room(self.app, ROOM, passphrase, seat, lambda *a: None)
+        self.room = Room(self.app, room, passphrase, seat, lambda *a: None)
         self.conn = Connection(self.room, "127.0.0.1", port, tls=tls, ca=ca,
                                client_id="senet-test-%s-%d" % (seat, seed))
         self.hand = random.Random(seed * 7 + (seat == "W"))
