@@ -104,8 +104,12 @@ def _parts(page, layout):
             if label and part.kind == "res":
                 page.text(x0, y0 - 0.6 if part.pads[1][1] > part.pads[2][1] else y1 + 2.4,
                           label, "s")
-            elif label:
+            elif label and part.box[0] < COLS / 3:
                 page.text(x1 + 0.5, (y0 + y1) / 2 + 0.9, label, "s")
+            elif label:            # left of it, clear of the Pico's pin names
+                page.text(x0 - 0.5, (y0 + y1) / 2 + 0.9, label, "s", "end")
+        elif part.kind == "dip":           # inside the body, between the pin rows
+            page.text((x0 + x1) / 2, (y0 + y1) / 2 + 1, label, "ref", "middle")
         elif part.kind == "pico":
             page.text((x0 + x1) / 2, (y0 + y1) / 2, label, "ref", "middle")
             page.text((x0 + x1) / 2, y1 - 1.5, "USB", "s", "middle")
@@ -182,6 +186,34 @@ def _order(ref):
     return (ref[0], len(ref), ref)
 
 
+def _at_a_square(page, layout):
+    """What is soldered at each square, under the board: option A's diode sits
+    there, in series with the reed, band towards the row wire."""
+    x, y = ORIGIN[0], ORIGIN[1] + 70 * SCALE + 12
+    first, last = ("column wire C", "row wire R") if layout.option == "matrix" else (
+        "input wire S (its square)", "common wire G (GND)")
+    page.text(x, y, "At every square, on the bottom panel (the reed lies in its slot):", "t")
+    y += 8
+    page.add('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#1565c0" '
+             'stroke-width="0.7"/>', x, y, x + 30, y)
+    page.text(x, y - 2, first, "s")
+    page.add('<rect x="%.2f" y="%.2f" width="28" height="5" rx="2.5" fill="#eef6ff" '
+             'stroke="#555" stroke-width="0.3"/>', x + 30, y - 2.5)
+    page.text(x + 44, y + 0.9, "reed switch", "s", "middle")
+    end = x + 58
+    if layout.option == "matrix":
+        page.add('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#222" '
+                 'stroke-width="0.5"/>', end, y, end + 8, y)
+        page.add('<polygon points="%.2f,%.2f %.2f,%.2f %.2f,%.2f" fill="#222"/>',
+                 end + 8, y - 3, end + 8, y + 3, end + 13, y)
+        page.add('<rect x="%.2f" y="%.2f" width="1.2" height="6" fill="#222"/>', end + 13, y - 3)
+        page.text(end + 10.5, y + 7, "1N4148, band towards the row", "s", "middle")
+        end += 14.2
+    page.add('<line x1="%.2f" y1="%.2f" x2="%.2f" y2="%.2f" stroke="#8d4a1d" '
+             'stroke-width="0.7"/>', end, y, end + 30, y)
+    page.text(end + 2, y - 2, last, "s")
+
+
 def render(layout, size, title, notes):
     """The page: rulers, holes, parts, wires, the legend."""
     page = Page()
@@ -196,4 +228,5 @@ def render(layout, size, title, notes):
     _wires(page, layout)
     _pico_labels(page, layout)
     _legend(page, layout, title, notes)
+    _at_a_square(page, layout)
     return page.render()
