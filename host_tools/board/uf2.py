@@ -51,6 +51,7 @@ LITTLEFS = {"block_size": FS_BLOCK, "block_count": FS_BLOCKS, "read_size": 32,
 
 NOT_UF2 = "%s is not a UF2 file (%s): download the .uf2 for the Raspberry Pi Pico from micropython.org/download/RPI_PICO/."
 NOT_RP2040 = "%s is a UF2 for another chip (family %#010x), not the Pico's RP2040: download the RPI_PICO file from micropython.org/download/RPI_PICO/."
+NO_FAMILY = "%s names no chip (a UF2 without a family id), so the Pico's RP2040 would ignore it: download the RPI_PICO file from micropython.org/download/RPI_PICO/."
 OVERLAPS = "%s writes flash up to %#010x, into the file system at %#010x: use MicroPython's own RPI_PICO file, not one that carries files."
 CANNOT_READ = "cannot read %s: %s."
 CANNOT_WRITE = "cannot write %s: %s; choose a folder you can write to."
@@ -90,8 +91,10 @@ def unpack(data, name):
             raise Uf2Error(NOT_UF2 % (name, "block %d has no UF2 marks" % (at // BLOCK)))
         if flags & FLAG_NOT_MAIN_FLASH:
             continue                            # the boot ROM skips these too
-        if not flags & FLAG_FAMILY_ID or family != FAMILY_RP2040:
-            raise Uf2Error(NOT_RP2040 % (name, family if flags & FLAG_FAMILY_ID else 0))
+        if not flags & FLAG_FAMILY_ID:
+            raise Uf2Error(NO_FAMILY % name)
+        if family != FAMILY_RP2040:
+            raise Uf2Error(NOT_RP2040 % (name, family))
         if size != PAYLOAD or addr % PAYLOAD:
             raise Uf2Error(NOT_UF2 % (name, "block %d carries %d bytes at %#x, not a "
                                       "256-byte page" % (at // BLOCK, size, addr)))

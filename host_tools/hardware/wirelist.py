@@ -14,6 +14,7 @@ gets SPARE mm more: 10 mm stripped at each end and 20 mm of slack.
 from host_tools.hardware.cad.layout import (SIDE_CHANNEL, button_centre, cable_hole_centre,
                                             led_positions, reed_slot_centre, strip_centre_y)
 from host_tools.hardware.perfboard import PITCH, hole_name, margins
+from host_tools.hardware.pins import HEADER
 
 SPARE = 40              # mm a wire: 2 x 10 mm stripped, 20 mm slack
 STANDOFF = 12           # mm, the perfboard's standoffs under the bottom panel (BOM)
@@ -214,7 +215,7 @@ def near_end(layout, ref, pin, net):
         part = layout.parts[other]
         if part.kind == "pico":
             out.append("Pico pin %d (%s)" % (p, net.split("(")[-1].rstrip(")")
-                                            if "(GP" in net else _header_label(p)))
+                                            if "(GP" in net else HEADER[p]))
         elif part.kind == "dip" and net == "LED data":
             out.append("%s %s pin %d (1Y: GP%d buffered)"
                        % (other, part.value, p, layout.pinmap["pins"]["led"]))
@@ -223,11 +224,6 @@ def near_end(layout, ref, pin, net):
         if len(out) == 3:
             break
     return ", ".join(out) or net
-
-
-def _header_label(pin):
-    from host_tools.hardware.pins import HEADER
-    return HEADER[pin]
 
 
 def table_pinouts(layout):

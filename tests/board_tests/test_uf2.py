@@ -231,6 +231,8 @@ def test_a_blank_pico_gets_micropython_and_the_files_from_one_merged_uf2(tmp_pat
                                                     (FS_START + 4096, b"\2" * 256)]),
      "0x100a0000"),
     ("an empty file", b"", "not a UF2"),
+    ("a UF2 naming no chip", write_uf2([(XIP_BASE, b"\1" * 256)]).replace(
+        struct.pack("<I", FAMILY_ID_PRESENT), b"\0" * 4, 1), "RP2040"),
 ])
 def test_a_micropython_file_that_cannot_be_merged_is_refused_in_one_line(
         tmp_path, capsys, what, content, says):
