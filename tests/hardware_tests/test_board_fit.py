@@ -216,3 +216,28 @@ def test_the_drawing_gives_every_bars_glue_position(made):
     assert len(said) == len(bars) >= 3
     for (y0, y1, x0, x1), bar in zip(said, sorted(bars, key=lambda b: b[1])):
         assert (x0, y0, x1, y1) == pytest.approx(bar, abs=0.05)
+
+
+def overhangs(mesh):
+    """Each downward face's tilt from vertical, in degrees, and its lowest
+    height: a wall is 0, a flat ceiling 90. Faces on the bed are left out."""
+    import numpy
+    normals = mesh.face_normals
+    low = mesh.vertices[mesh.faces][:, :, 2].min(axis=1)
+    down = (normals[:, 2] < -1e-9) & (low > 1e-6)
+    tilt = numpy.degrees(numpy.arcsin(numpy.clip(-normals[down, 2], 0, 1)))
+    return tilt, low[down]
+
+
+@pytest.mark.parametrize("kind", ("spool", "cone"))
+def test_the_pieces_print_base_down_without_supports(made, kind):
+    """No face of a piece that faces down, other than its base on the bed,
+    leans more than 45 degrees from vertical: an FDM printer builds it with no
+    support, the magnet pocket's roof included."""
+    import trimesh
+    mesh = trimesh.load(str(made["cad"] / ("%s.stl" % kind)))
+    tilt, low = overhangs(mesh)
+    worst = float(tilt.max()) if len(tilt) else 0.0
+    print("%s at a %s mm pitch: worst overhang %.2f degrees from vertical"
+          % (kind, made["data"]["pitch"], worst))
+    assert worst <= 45.0 + 0.01, sorted(zip(tilt, low))[-3:]

@@ -225,10 +225,12 @@ def _section(sheet, board, left, top):
         sheet.line(x2, y2, x3, y3, "eng")
     surface = b + f + t
     r, fl, w = piece["diameter"] / 2, piece["flange"], piece["waist"] / 2
-    h = piece["height"]
-    box(-r, surface, r, surface + fl, "eng")                   # the spool
-    box(-w, surface + fl, w, surface + h - fl, "eng")
-    box(-r, surface + h - fl, r, surface + h, "eng")
+    h, c = piece["height"], piece["chamfer"]
+    side = [(r, 0), (r, fl), (w, fl), (w, h - fl - c), (r, h - fl), (r, h)]
+    outline = side + [(-x, z) for x, z in reversed(side)]      # the spool, chamfer and all
+    for (x1, z1), (x2, z2) in zip(outline, outline[1:] + outline[:1]):
+        (a1, b1), (a2, b2) = at(x1, surface + z1), at(x2, surface + z2)
+        sheet.line(a1, b1, a2, b2, "eng")
     m = board.magnet["diameter"] / 2
     box(-m, surface, m, surface + board.magnet["height"], "cut")   # the magnet
     x1, y1 = at(0, surface + h + 3)

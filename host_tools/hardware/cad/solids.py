@@ -5,10 +5,11 @@ Imported only when the files are generated: a player who installs the
 simulator never needs the CAD kernel.
 """
 
+import math
 import re
+import struct
 
-from build123d import (Align, Box, Color, Compound, Cone, Cylinder, Pos, export_step,
-                       export_stl)
+from build123d import Align, Box, Color, Compound, Cone, Cylinder, Pos, export_step
 
 from . import layout, pieces
 
@@ -49,16 +50,19 @@ def piece_solid(board, kind):
     p = pieces.shape(board, kind)
     r, h = p["diameter"] / 2, p["height"]
     if kind == "spool":
-        f = p["flange"]
+        f, w, c = p["flange"], p["waist"] / 2, p["chamfer"]
         body = (Cylinder(r, f, align=BASE)
-                + Pos(0, 0, f) * Cylinder(p["waist"] / 2, h - 2 * f, align=BASE)
+                + Pos(0, 0, f) * Cylinder(w, h - 2 * f - c, align=BASE)
+                + Pos(0, 0, h - f - c) * Cone(w, r, c, align=BASE)
                 + Pos(0, 0, h - f) * Cylinder(r, f, align=BASE))
     else:
         plinth = p["plinth"]
         body = (Cylinder(r, plinth, align=BASE)
                 + Pos(0, 0, plinth) * Cone(r, p["tip"] / 2, h - plinth, align=BASE))
-    pocket = Pos(0, 0, -1) * Cylinder(board.pocket_diameter / 2, board.pocket_depth + 1,
-                                      align=BASE)
+    bore = board.pocket_diameter / 2
+    pocket = (Pos(0, 0, -1) * Cylinder(bore, board.pocket_depth + 1, align=BASE)
+              + Pos(0, 0, board.pocket_depth) * Cone(bore, 0, bore * pieces.RISE,
+                                                     align=BASE))
     return body - pocket
 
 
@@ -95,4 +99,23 @@ def write_step(shape, path):
 
 
 def write_stl(shape, path):
-    export_stl(shape, path, tolerance=STL_TOLERANCE, angular_tolerance=STL_ANGLE)
+    """A binary STL of the shape's triangles. The pointed roof of the magnet
+    pocket meets the axis in one point, where the kernel's mesher leaves a
+    triangle with two corners in that point; slicers call such a mesh open,
+    so those triangles, which have no area, are left out."""
+    points, triangles = shape.tessellate(STL_TOLERANCE, STL_ANGLE)
+    corners = [(p.X, p.Y, p.Z) for p in points]
+    out = []
+    for tri in triangles:
+        a, b, c = (corners[i] for i in tri)
+        if a == b or b == c or a == c:
+            continue
+        u = [b[k] - a[k] for k in range(3)]
+        v = [c[k] - a[k] for k in range(3)]
+        n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+        size = math.sqrt(sum(x * x for x in n)) or 1.0
+        out.append(struct.pack("<12fH", *([x / size for x in n] + list(a + b + c) + [0])))
+    with open(path, "wb") as f:
+        f.write(b"Senet board piece, binary STL, mm".ljust(80, b" "))
+        f.write(struct.pack("<I", len(out)))
+        f.write(b"".join(out))
