@@ -26,7 +26,7 @@ class Connection:
     """The broker end of a Room: ``start``, then ``drain`` every loop pass."""
 
     def __init__(self, room, host, port=8883, tls=True, ca=None, username=None,
-                 password=None, client_id=None):
+                 password=None, client_id=None, retry_s=(1, 8)):
         if mqtt is None:
             raise RuntimeError("paho-mqtt is not installed: pip install paho-mqtt")
         self.room = room
@@ -42,7 +42,7 @@ class Connection:
             self.client.username_pw_set(username, password)
         topic, payload = room.will()
         self.client.will_set(topic, payload, qos=1, retain=True)
-        self.client.reconnect_delay_set(1, 8)
+        self.client.reconnect_delay_set(*retry_s)    # seconds, doubling from the first
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message

@@ -27,7 +27,8 @@ class Board(BoardSim):
         BoardSim.__init__(self, config={"ruleset": ruleset}, store_dir=store_dir, rng=rng, t=t)
         self.room = Room(self.app, room, passphrase, seat, lambda *a: None)
         self.conn = Connection(self.room, "127.0.0.1", port, tls=tls, ca=ca,
-                               client_id="senet-test-%s-%d" % (seat, seed))
+                               client_id="senet-test-%s-%s-%d" % (room, seat, seed),
+                               retry_s=(0.05, 0.5))
         self.hand = random.Random(seed * 7 + (seat == "W"))
         self.conn.start()
 
