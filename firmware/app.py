@@ -815,7 +815,7 @@ class App(App):  # noqa: F811  (the last part)
             if role in _ANIMATED:
                 animated = True
         if self._state == "setup" or self._state == "takeback":
-            side_colours(led, self.game.position.at)     # which colour goes where
+            side_colours(led, self.position)     # which colour goes where
         sticks = self.sticks
         for i in range(4):
             if sticks is None:

@@ -93,24 +93,27 @@ _ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
 _SIDE_ROLES = {"put": ("put_black", "put_white"), "setup": ("setup_black", "setup_white")}
 
 
-def side_colours(led_roles, at, squares=30):
+def side_colours(led_roles, position, squares=30):
     """Setup and restore: light each square in its piece's colour.
 
     Kendall sets black on the odd squares, the Hungarian ruleset on the even
     ones (K2, H2), and a reed switch feels only a magnet, so a board that
     said "put a piece here" let a visitor set up the wrong layout, or swap
-    two pieces, unnoticed. ``at(square)`` is the wanted position's "B", "W"
-    or "."; the "put" and "setup" roles of ``led_roles`` (squares first, in
-    path order) become that side's own.
+    two pieces, unnoticed. ``position`` is the wanted position's text (None:
+    not known, nothing changes); the "put" and "setup" roles of
+    ``led_roles`` (squares first, in path order) become that side's own.
     """
+    if not position:
+        return
     for i in range(squares):
         pair = _SIDE_ROLES.get(led_roles[i])
         if pair is not None:
-            side = at(i + 1)
+            side = position[i]
             if side == "B":
                 led_roles[i] = pair[0]
             elif side == "W":
                 led_roles[i] = pair[1]
+
 
 # -- power ----------------------------------------------------------------------
 # The figures are firmware/pins.py's, worked out in docs/hardware.md: each

@@ -20,6 +20,7 @@ COMMANDS = {
     "kiosk": ("host_tools.board.kiosk", "the systemd units that start a museum's screen by itself"),
     "check": ("host_tools.board.check", "guided wiring self-test of a connected board"),
     "card": ("host_tools.words.card", "the printable A5 exhibit card in each language (SVG)"),
+    "stats": ("host_tools.board.stats", "draw a board's usage figures from its CSV (SVG)"),
     "tournament": ("host_tools.tournament", "play computer levels against each other"),
     "hardware": ("host_tools.hardware.command", "regenerate the board's CAD files, drawing and BOM"),
 }

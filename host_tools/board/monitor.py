@@ -25,6 +25,7 @@ import time
 
 from host_tools.board.messages import DeployError
 from host_tools.board.serialport import add_port_argument, connect, parse_event
+from host_tools.board.usage_csv import UsageLog, add_usage_argument, health_line
 
 SQUARES = 30
 # One character per light role (docs/lights.md); "" shows nothing.
@@ -81,23 +82,6 @@ def describe(event):
     rest = {k: v for k, v in event.items() if k != "event"}
     text = json.dumps(rest, sort_keys=True)
     return "%s %s" % (name, text if len(text) < 70 else text[:67] + "...")
-
-
-def health_line(event):
-    """A ``health`` event in one line: boots, uptime, memory free after a
-    collection (and the lowest since boot: one that keeps falling is a leak)."""
-    up = event.get("uptime_s") if isinstance(event.get("uptime_s"), int) else 0
-    text = "health: boot %s, up %dh%02dm" % (event.get("boots"), up // 3600, up // 60 % 60)
-    free, low = event.get("mem_free"), event.get("mem_low")
-    if isinstance(free, int):
-        text += ", %.1f KB free" % (free / 1024) + (
-            " (lowest %.1f KB)" % (low / 1024) if isinstance(low, int) else "")
-    text += ", %s crash(es) logged" % (event.get("crashes"),)
-    last = event.get("last_crash")
-    if isinstance(last, dict):
-        text += "; last in boot %s after %ss: %s" % (last.get("boot"), last.get("uptime_s"),
-                                                     last.get("error"))
-    return text
 
 
 class Record:
@@ -197,8 +181,9 @@ def silent_line(seconds):
 class View:
     """Everything the screen shows, updated from events."""
 
-    def __init__(self, port, record, events=8, now=0.0):
+    def __init__(self, port, record, events=8, now=0.0, usage=None):
         self.heard_at = now            # when the board last sent a line
+        self.usage = usage             # a UsageLog: the day's figures to a CSV
         self.port = port
         self.record = record
         self.position = None
@@ -234,6 +219,8 @@ class View:
             self.hello = event
         elif name == "health":
             self.health = event
+            if self.usage is not None:
+                self.usage.health(event)
         for key in ("position", "after"):
             if isinstance(event.get(key), str) and len(event[key]) == SQUARES + 2:
                 self.position = event[key]
@@ -274,6 +261,9 @@ class View:
         lines.append("record: %s%s" % (self.record.path,
                                        "  (%s)" % self.record.problem
                                        if self.record.problem else ""))
+        if self.usage is not None:
+            lines.append("usage: %s%s" % (self.usage.path, "  (%s)" % self.usage.problem
+                                          if self.usage.problem else ""))
         lines.append("last events:")
         lines += ["  " + e for e in self.last]
         if self.garbage:
@@ -323,16 +313,18 @@ def add_arguments(parser):
                         help="print one line per event instead of redrawing the screen")
     parser.add_argument("--seconds", type=float, default=0,
                         help="stop after this many seconds (default: until Ctrl-C)")
+    add_usage_argument(parser)
 
 
-def monitor(port=None, record=None, plain=False, seconds=0, out=None, clock=time.monotonic):
+def monitor(port=None, record=None, plain=False, seconds=0, out=None, clock=time.monotonic,
+            usage=None):
     """Watch the board until ``seconds`` have passed on ``clock`` (0: until
     Ctrl-C); 0 when it ends, 1 when the board went away."""
     out = out or sys.stdout
     path = record_path(record)
     port, ser = connect(port)
     rec = Record(path)
-    view = View(port, rec, now=clock())
+    view = View(port, rec, now=clock(), usage=UsageLog(usage) if usage else None)
     out.write("Recording the game in %s\n" % path)
     redraw = not plain and out.isatty()
     end = clock() + seconds if seconds else None
@@ -394,7 +386,8 @@ def monitor(port=None, record=None, plain=False, seconds=0, out=None, clock=time
 
 def run(args):
     try:
-        return monitor(args.port, args.record, args.plain, args.seconds)
+        return monitor(args.port, args.record, args.plain, args.seconds,
+                       usage=getattr(args, "usage", None))
     except DeployError as e:
         print("senet-board monitor: %s" % e, file=sys.stderr)
         return 1

@@ -28,6 +28,8 @@ from host_tools.sim.board import LOG_SIZE
 from host_tools.sim.checks import SQUARES
 from host_tools.sim.moves import Follower, MoveList
 from host_tools.sim.view import leds_layout
+from host_tools.board.usage_csv import UsageLog, add_usage_argument
+from firmware.lights import side_colours
 from host_tools.words import LANGUAGES
 from host_tools.words.explain import Story, explain, sticks_live
 
@@ -38,14 +40,6 @@ STATE_EVERY_S = 2.0                   # ask for the state this often when all is
 STATE_AFTER_S = 0.0                   # ...and at once after any other event
 RETRY_S = 0.5                         # try the port again this often while it is away
 FRAME_MS = 40                         # redraw period while a light blinks
-
-
-def open_board(port):
-    """The serial port of the board: ``port`` (or the one Pico plugged in),
-    opened as `senet-board monitor` opens it. Returns (name, serial object);
-    raises DeployError (a sentence for the user) when there is none."""
-    from host_tools.board.serialport import connect
-    return connect(port)
 
 
 class Mirror:
@@ -82,6 +76,7 @@ class Mirror:
         self.led_roles = [""] * self.leds["count"]
         self.frame = self.lights.render(0, self.led_roles)
         self.received = 0            # events taken
+        self.usage = None            # a UsageLog (--usage): the day's figures to a CSV
         self.shown_at = {}           # "move" text -> monotonic time it was taken (for tests)
 
     def now_ms(self):
@@ -122,6 +117,8 @@ class Mirror:
         board = self.board
         if name == "hello":
             self.hello = event
+        if name == "health" and self.usage is not None:
+            self.usage.health(event)
         if isinstance(event.get("ruleset"), str):
             self.ruleset = event["ruleset"].split(":")[0]
         for key in ("position", "after"):
@@ -155,6 +152,8 @@ class Mirror:
         roles = board["roles"]
         for i in range(SQUARES):
             led[i] = roles[i]
+        if board["state"] in ("setup", "takeback"):
+            side_colours(led, self.position)      # each square's colour, as the board's
         sticks = board["sticks"]
         for i in range(4):
             led[self.leds["sticks"] + i] = "" if not sticks else (
@@ -283,7 +282,9 @@ class Reader:
     """Reads the board in a thread: opens the port, takes its lines, asks for
     the state, and opens it again whenever it goes away."""
 
-    def __init__(self, mirror, port=None, opener=open_board):
+    def __init__(self, mirror, port=None, opener=None):
+        if opener is None:           # the board's port, opened as monitor opens it
+            from host_tools.board.serialport import connect as opener
         self.mirror = mirror
         self.port = port
         self.opener = opener
@@ -374,6 +375,7 @@ def add_arguments(parser):
                         help="kiosk: the board, sticks, whose turn and the instruction only")
     parser.add_argument("--no-browser", action="store_true",
                         help="print the address but do not open a browser")
+    add_usage_argument(parser)
 
 
 def run(args):
@@ -385,6 +387,7 @@ def run(args):
         print("senet-board show: %s" % problem, file=sys.stderr)
         return 1
     mirror = Mirror(args.port)
+    mirror.usage = UsageLog(args.usage) if getattr(args, "usage", None) else None
     try:
         server = SimServer(mirror, "127.0.0.1", args.http_port, lang=args.lang, read_only=True)
     except OSError as exc:

@@ -58,10 +58,9 @@ class Story:
 
     def event(self, event):
         name = event.get("event")
-        if name in ("ready", "new", "undo", "setup") and isinstance(event.get("position"), str):
-            self.position = event["position"]
-        elif name == "move" and isinstance(event.get("after"), str):
-            self.position = event["after"]
+        text = event.get("after" if name == "move" else "position")
+        if name in ("ready", "new", "undo", "setup", "move") and isinstance(text, str):
+            self.position = text
         if name == "hello":
             self.mode = event.get("mode")
             self.attracting = False  # a restart begins without the light
@@ -211,18 +210,13 @@ def _museum_words(story):
 
 
 def _put_on(put, position):
-    """Where pieces are wanted, by the colour that belongs there (K2 and H2
-    lay the colours out the opposite ways; a reed switch cannot tell them,
-    and the lights show black's squares blue, white's yellow). Without a
-    position yet (a mirror that has heard none), one general sentence."""
+    """Where pieces are wanted, by the colour that belongs there (K2 and H2 lay them
+    out oppositely; a reed switch cannot tell), or in general without a position."""
     if not isinstance(position, str) or len(position) < 30:
         return [["do.put_on", {"squares": put}]]
-    words = []
-    for side in "BW":
-        mine = [s for s in put if position[s - 1] == side]
-        if mine:
-            words.append(["do.put_on." + side, {"squares": mine}])
-    return words or [["do.put_on", {"squares": put}]]
+    words = [["do.put_on." + side, {"squares": [s for s in put if position[s - 1] == side]}]
+             for side in "BW"]
+    return [w for w in words if w[1]["squares"]]
 
 
 def _opponent(story, key):

@@ -96,3 +96,16 @@ def test_every_language_names_the_piece_and_its_light(lang):
                          ("setup_black", blue), ("setup_white", yellow)):
         assert colour in words["role." + role] or black in words["role." + role] \
             or white in words["role." + role], (lang, role)
+
+
+def test_the_show_mirror_lights_the_setup_squares_in_their_colours():
+    """`senet-board show` draws the board's lights from its reported roles:
+    the same colours per square as the board itself."""
+    import json
+    from host_tools.board.show import Mirror
+    mirror = Mirror("/dev/ttyACM0")
+    mirror.line(json.dumps({"event": "setup", "extra": [], "missing": list(range(1, 11)),
+                            "position": "BWBWBWBWBW.................... W"}).encode())
+    mirror.line(json.dumps({"event": "state", "state": "setup", "turn": "W", "throw": None,
+                            "roles": ["put"] * 10 + [""] * 20}).encode())
+    assert mirror.led_roles[:10] == ["put_black", "put_white"] * 5
