@@ -124,7 +124,8 @@ def test_generation_writes_every_file(made):
     assert names == sorted(["top.dxf", "top.svg", "frame.dxf", "frame.svg", "bottom.dxf",
                             "bottom.svg", "board-drawing.svg", "board.step", "spool.stl",
                             "spool.step", "cone.stl", "cone.step", "bom.csv",
-                            "hardware.md", "diffuser.dxf", "diffuser.svg"])
+                            "hardware.md", "diffuser.dxf", "diffuser.svg"]
+                           + ["board-drawing-a4-%d.svg" % n for n in range(1, 7)])
     for path in made["written"]:
         assert (made["out"] / path).stat().st_size > 0, path
 

@@ -14,7 +14,7 @@ from host_tools import ROOT
 from host_tools.hardware.pins import PINMAP_PATH
 from host_tools.hardware.text import splice
 
-from . import bom, drawing, layout, params, pieces
+from . import bom, drawing, layout, params, pieces, tiles
 
 CAD_DIR = os.path.join("hardware", "cad")
 BOM_PATH = os.path.join("hardware", "bom.csv")
@@ -79,7 +79,10 @@ def text_files(root=ROOT, board=None):
     doc = splice(doc, "board", board_table(board))
     doc = splice(doc, "bom", bom.render_totals(board))
     out = {cad_path("%s.svg" % p.name): drawing.panel_svg(p, board.kerf) for p in panel_list}
-    out[cad_path("board-drawing.svg")] = drawing.drawing_svg(board, panel_list[:3], leds)
+    sheet = drawing.drawing_svg(board, panel_list[:3], leds)
+    out[cad_path("board-drawing.svg")] = sheet
+    for n, page in enumerate(tiles.a4_pages(sheet), 1):
+        out[cad_path("board-drawing-a4-%d.svg" % n)] = page
     out[BOM_PATH] = bom.render_csv(board)
     out[DOC_PATH] = doc
     return out
