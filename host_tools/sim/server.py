@@ -9,8 +9,15 @@ by every request thread and the clock thread; the Sim's lock keeps them apart.
     GET  /api/stream        the same state as Server-Sent Events, pushed on change
     GET  /api/record        the game on the board as a record file (engine/record.py),
                             named with the date
+    GET  /api/replay        the game `senet-board replay FILE` opened, as POST /api/load gives it
     POST /api/<action>      a JSON object in, {"ok": true, "result": ..., "state": ...} out;
                             bad input: 400 {"error": "..."} and nothing changed
+
+Page actions (they read a game and change nothing, so `show` answers them too):
+    load      {"files": [{"name": "game.json", "text": ...}, ...]}: a record file, or a
+              board's game.json with its game.log; the game to replay (record text,
+              headers, ruleset, start, plies, result)
+    analyse   {"record": text} (default: the game on the board): host_tools/analysis
 
 Actions (body fields):
     lift      {"square": 1..30}
@@ -57,6 +64,7 @@ def _args(body, allowed):
     return body
 
 
+PAGE_ACTIONS = ("load", "analyse")
 ACTIONS = ("lift", "place", "knock", "button", "press", "chatter", "power_cut", "new",
            "command", "arrange", "tick")
 
@@ -186,6 +194,10 @@ class Handler(BaseHTTPRequestHandler):
             return self._json(HTTPStatus.OK, legend())
         if path == "/api/record":
             return self._record()
+        if path == "/api/replay":
+            if self.server.replay is None:
+                return self._error(HTTPStatus.NOT_FOUND, "no game was opened for replay")
+            return self._json(HTTPStatus.OK, self.server.replay)
         if path == "/":
             path = "/index.html"
         name = posixpath.basename(path)
@@ -274,7 +286,7 @@ class Handler(BaseHTTPRequestHandler):
             length = int(self.headers.get("Content-Length") or 0)
         except ValueError:
             return self._error(HTTPStatus.BAD_REQUEST, "Content-Length must be a number")
-        if length > MAX_BODY:
+        if length > (gamefiles.MAX_RECORD if name in PAGE_ACTIONS else MAX_BODY):
             return self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request body too large")
         raw = self.rfile.read(length) if length else b"{}"
         try:
@@ -287,6 +299,8 @@ class Handler(BaseHTTPRequestHandler):
         since = body.pop("since", None)
         if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
             return self._error(HTTPStatus.BAD_REQUEST, "since must be a whole number")
+        if name in PAGE_ACTIONS:
+            return self._page_action(name, body)
         if self.server.read_only:
             return self._error(HTTPStatus.FORBIDDEN, "this page mirrors a real board and "
                                "only shows it: play on the board itself")
@@ -304,6 +318,20 @@ class Handler(BaseHTTPRequestHandler):
                                    "state": self.server.sim.snapshot(since or 0)})
 
 
+    def _page_action(self, name, body):
+        """Read a game for the page (load, analyse): the board is not touched."""
+        try:
+            if name == "load":
+                _args(body, ("files",))
+                result = gamefiles.replay_data(gamefiles.load_files(body.get("files")))
+            else:
+                _args(body, ("record",))
+                result = gamefiles.analysis(body.get("record"), self.server.sim)
+        except SimError as exc:
+            return self._error(HTTPStatus.BAD_REQUEST, str(exc))
+        self._json(HTTPStatus.OK, {"ok": True, "result": result})
+
+
 class SimServer(ThreadingHTTPServer):
     """The HTTP server around one Sim. ``clock`` is the real-time Clock, or
     None for a manual clock (advanced through /api/tick)."""
@@ -312,12 +340,13 @@ class SimServer(ThreadingHTTPServer):
     allow_reuse_address = True
 
     def __init__(self, sim, host="127.0.0.1", port=0, clock=None, verbose=False,
-                 lang=None, read_only=False):
+                 lang=None, read_only=False, replay=None):
         self.sim = sim
         self.clock = clock
         self.verbose = verbose
         self.lang = lang                  # --lang: the page's language unless the URL names one
         self.read_only = read_only        # the mirror of a real board: no POST changes anything
+        self.replay = replay              # `replay FILE`: the game the page opens with
         self.stopping = threading.Event()
         ThreadingHTTPServer.__init__(self, (host, port), Handler)
 

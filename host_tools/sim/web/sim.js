@@ -37,6 +37,10 @@ let suppressClick = false; // the click that ends a drag is not a click
 let busy = Promise.resolve();
 // What record.js, sound.js and the replay draw from each state (their own files).
 const drawHooks = [];
+const startHooks = [];     // run once the page knows its server and language
+// replay.js: the moment of a replayed game to draw instead of the board's state
+let shownState = (st) => st;
+const HANDS = { lift: 1, place: 1, knock: 1, button: 1, press: 1, arrange: 1 };
 
 // -- the board's squares, laid along the snake path ---------------------------------
 
@@ -368,6 +372,11 @@ async function post(action, body) {
 
 // Requests go one after another, in the order the hand made them.
 function send(action, body) {
+  const letGo = action === "button" && !body.down;       // a held button is always let go
+  if (HANDS[action] && !letGo && shownState(state) !== state) {   // a replay shows: the board waits
+    say(t("replay.hands_off"));
+    return Promise.resolve(null);
+  }
   const next = busy.then(() => post(action, body)).catch((e) => { say(String(e)); return null; });
   busy = next;
   return next;
@@ -419,6 +428,7 @@ function draw(st, again) {
     return;
   }
   state = st;
+  st = shownState(st);
   const leds = st.leds;
   const gain = st.display_gain || 1;
   const frame = st.frame;
@@ -814,6 +824,10 @@ async function start() {
   const st = await (await fetch("/api/state")).json();
   draw(st);
   connect();
+  startHooks.forEach((hook) => hook());
 }
 
-start().catch((e) => say(t("sim.unreachable", { why: String(e) })));
+// The page's other scripts (record.js, sound.js, replay.js) are in place first.
+document.addEventListener("DOMContentLoaded", () => {
+  start().catch((e) => say(t("sim.unreachable", { why: String(e) })));
+});
