@@ -37,6 +37,7 @@ function fillPlies(list, plies, onClick) {
     li.dataset.marks = p.marks.join(" ");
     li.textContent = plyLine(p);
     const title = plyTitle(p);
+    li.dataset.title = title;
     if (title) li.title = title;
     if (onClick) li.addEventListener("click", () => onClick(p.number));
     list.appendChild(li);

@@ -118,7 +118,7 @@ function startReplay(game, at) {
   document.body.classList.add("replaying");
   $("replay-bar").hidden = false;
   fillPlies($("moves"), replay.plies, (ply) => replayTo(ply));
-  if (typeof chartGame === "function") chartGame(null);
+  if (analysed && analysed.game.plies !== game.plies) chartGame(null);   // another game's analysis
   replayTo(replay.at);
 }
 
@@ -127,7 +127,7 @@ function stopReplay() {
   document.body.classList.remove("replaying");
   $("replay-bar").hidden = true;
   movesKey = null;            // the board's own list again
-  if (typeof chartGame === "function") chartGame(null);
+  if (analysed && analysed.game.record) chartGame(null);                // a loaded game's analysis
   if (state) draw(state, true);
   markMoment();
 }
