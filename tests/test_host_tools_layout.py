@@ -15,7 +15,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOLS = os.path.join(ROOT, "host_tools")
-PACKAGES = {"sim", "board", "hardware", "words", "remote"}
+PACKAGES = {"sim", "board", "hardware", "words", "remote", "analysis"}
 TOP_MODULES = {"__init__.py", "cli.py", "tournament.py"}
 MAX_LINES = 400
 LAYOUT_DOC = os.path.join(ROOT, "docs", "dev", "laptop-tools.md")

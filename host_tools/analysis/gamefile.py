@@ -1,0 +1,101 @@
+"""What a board or the monitor leaves behind, read as one game record.
+
+``load_game(path)`` takes either:
+
+- a record file (docs/record.md, version 1 or 2), as ``senet-board monitor``
+  writes it or the page downloads it; or
+- a board's saved game, copied off with ``mpremote cp :game.json :game.log .``
+  (firmware/store.py): ``game.json`` holds the game up to its last rewrite,
+  ``game.log`` the plies since, one a line. Given either file's path, the
+  other is looked for beside it; a ``game.json`` without a log is a whole
+  game on its own (a fresh rewrite), a ``game.log`` without its
+  ``game.json`` is nothing.
+
+Both are replayed through the engine exactly as the board replays them at
+power-on (firmware/resume.py), so a file that was edited, cut short or is
+not a game at all gives one line saying why, never a half-read game. As on
+the board, a log whose last line was cut short by a power cut ends the game
+at the line before; a throw not yet played is not part of a record.
+"""
+
+import json
+import os
+
+from engine.record import read, record
+from firmware.resume import load_game as load_saved, replay_log
+
+MAX_BYTES = 4 * 1024 * 1024      # a record of a very long game is some tens of kilobytes
+
+
+class GameFileError(ValueError):
+    """A file that holds no game this reader can replay; one line."""
+
+
+def load_game(path):
+    """The game in ``path`` (a record, or a board's game.json / game.log)
+    as record text; raise GameFileError saying in one line why not."""
+    text = _text(path)
+    name = os.path.basename(path)
+    if name.endswith(".log") or _looks_like_json(text):
+        return _board_game(path, name)
+    try:
+        read(text)
+    except ValueError as e:
+        raise GameFileError("%s: %s" % (name, e))
+    return text
+
+
+def _text(path):
+    if os.path.isdir(path):
+        raise GameFileError("%s is a folder; name a record file or a board's game.json" % path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise GameFileError("cannot read %s: %s" % (path, e.strerror or e))
+    if len(data) > MAX_BYTES:
+        raise GameFileError("%s is over %d MB: not a game record" % (path, MAX_BYTES // 1048576))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GameFileError("%s is not text (not UTF-8): not a game record or a board's "
+                            "game.json" % path)
+
+
+def _looks_like_json(text):
+    return text.lstrip().startswith("{")
+
+
+def _board_game(path, name):
+    """game.json and the game.log beside it, replayed as the board does."""
+    folder = os.path.dirname(path)
+    if name.endswith(".log"):
+        saved = os.path.join(folder, name[:-4] + ".json")
+        log = path
+        if not os.path.isfile(saved):
+            raise GameFileError("%s holds only the last plies; copy %s off the board too and "
+                                "put it beside it" % (name, os.path.basename(saved)))
+    else:
+        saved = path
+        log = os.path.join(folder, name[:-5] + ".log") if name.endswith(".json") else None
+    game = _replayed(saved)
+    if log is not None and os.path.isfile(log):
+        _text(log)                                   # not text: one line, as above
+        with open(log, encoding="utf-8") as f:
+            replay_log(f, game)                      # -1: cut short; the game before it stands
+    return record(game)
+
+
+def _replayed(saved):
+    """The Game in a board's game.json; GameFileError naming the file."""
+    name = os.path.basename(saved)
+    text = _text(saved)
+    try:
+        json.loads(text)
+    except ValueError as e:
+        raise GameFileError("%s is not valid JSON (%s)" % (name, str(e).split(":")[0]))
+    with open(saved, encoding="utf-8") as f:
+        try:
+            return load_saved(f)
+        except (ValueError, KeyError, TypeError) as e:
+            raise GameFileError("%s: %s" % (name, " ".join(str(e).split())))
