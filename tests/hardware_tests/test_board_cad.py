@@ -124,7 +124,8 @@ def test_generation_writes_every_file(made):
     assert names == sorted(["top.dxf", "top.svg", "frame.dxf", "frame.svg", "bottom.dxf",
                             "bottom.svg", "board-drawing.svg", "board.step", "spool.stl",
                             "spool.step", "cone.stl", "cone.step", "bom.csv",
-                            "hardware.md", "diffuser.dxf", "diffuser.svg"]
+                            "hardware.md", "diffuser.dxf", "diffuser.svg", "cover.dxf",
+                            "cover.svg", "walls.dxf", "walls.svg"]
                            + ["board-drawing-a4-%d.svg" % n for n in range(1, 7)])
     for path in made["written"]:
         assert (made["out"] / path).stat().st_size > 0, path
@@ -375,7 +376,9 @@ def test_board_step_holds_the_panels_and_the_pieces(made):
     assert box.max.X - box.min.X == pytest.approx(board.width, abs=0.01)
     assert box.max.Y - box.min.Y == pytest.approx(board.height, abs=0.01)
     tallest = max(board.piece_height(k) for k in pieces.KINDS)
-    assert box.max.Z == pytest.approx(board.stack + tallest, abs=0.01)
+    under = board.base["cover"] + board.base["depth"]      # the base it stands on
+    assert box.min.Z == pytest.approx(0, abs=0.01)
+    assert box.max.Z == pytest.approx(under + board.stack + tallest, abs=0.01)
 
 
 def test_committed_dxf_files_match_a_regeneration(made):

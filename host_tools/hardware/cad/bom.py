@@ -140,15 +140,25 @@ def screw_length(board):
 
 
 def _panel_row(board, name):
-    t = {"top": board.top_t, "frame": board.frame_t, "bottom": board.bottom_t}[name]
+    t = {"top": board.top_t, "frame": board.frame_t, "bottom": board.bottom_t,
+         "cover": board.base["cover"], "walls": board.base["wall"]}[name]
     area = board.width * board.height / 1e6
+    size = "%s x %s mm" % (fmt(board.width), fmt(board.height))
+    if name == "walls":
+        depth = board.base["depth"]
+        area = 2 * (board.width + board.height) * depth / 1e6
+        size = "%s mm high, round a %s x %s mm board" % (fmt(depth), fmt(board.width),
+                                                         fmt(board.height))
     what = {"top": "playing surface: squares engraved, LED windows and button hole cut",
             "frame": "spacer: a rim and the bars cut from its middle",
-            "bottom": "base: reed switch slots, perfboard and cable holes"}[name]
-    return _row(1, "all", "material", "%s panel, %s mm %s, %s x %s mm"
-                % (name.capitalize(), fmt(t), board.materials[name], fmt(board.width),
-                   fmt(board.height)), "any", "-", "Laser-cut from hardware/cad/%s.dxf (or "
-                ".svg); %s" % (name, what), area * t * PLYWOOD_USD_PER_M2_PER_MM)
+            "bottom": "base: reed switch slots, perfboard and cable holes",
+            "cover": "under the compartment: standoff, mounting and cable holes",
+            "walls": "the compartment's four walls: USB opening in front, vents behind"}[name]
+    material = board.base["material"] if name in ("cover", "walls") else board.materials[name]
+    return _row(1, "all", "material", "%s panel, %s mm %s, %s"
+                % (name.capitalize(), fmt(t), material, size), "any", "-",
+                "Laser-cut from hardware/cad/%s.dxf (or .svg); %s" % (name, what),
+                area * t * PLYWOOD_USD_PER_M2_PER_MM)
 
 
 def _piece_row(board, kind):
@@ -182,11 +192,21 @@ def materials(board):
     length = screw_length(board)
     return [
         _panel_row(board, "top"), _panel_row(board, "frame"), _panel_row(board, "bottom"),
+        _panel_row(board, "cover"), _panel_row(board, "walls"),
         _piece_row(board, "spool"), _piece_row(board, "cone"),
         _row(4, "all", "material", "Machine screw M3 x %d, pan head" % length, "any", "-",
-             "Through the three panels into the feet", 0.10),
-        _row(4, "all", "material", "Standoff M3 x 25 mm, female-female, as feet", "any", "-",
-             "Lift the board so the perfboard underneath clears the table", 0.35),
+             "Through the three panels into the standoffs", 0.10),
+        _row(4, "all", "material", "Standoff M3 x %s mm, female-female, the compartment's "
+             "corner pillars" % fmt(board.base["depth"]), "any", "-", "Stand on the cover; "
+             "the corner screws go into their tops", 0.35),
+        _row(4, "all", "material", "Machine screw M3 x 8, countersunk", "any", "-",
+             "From under the cover into the standoffs; countersink the cover's corner "
+             "holes", 0.08),
+        _row(4, "all", "material", "Self-adhesive rubber foot, about 10 mm", "any", "-",
+             "Under the cover, over the countersunk screws", 0.15),
+        _row(4, "all", "material", "Wood screw 4 x 20 mm, countersunk", "any", "-",
+             "Only for an exhibit: through the cover's mounting holes into the furniture "
+             "(docs/museum-hardware.md)", 0.05),
         _row(4, "all", "material", "Standoff M3 x 12 mm, female-female", "any", "-",
              "Hold the perfboard under the bottom panel", 0.25),
         _row(8, "all", "material", "Machine screw M3 x 6, pan head", "any", "-",

@@ -14,7 +14,7 @@ from host_tools import ROOT
 from host_tools.hardware.pins import PINMAP_PATH
 from host_tools.hardware.text import splice
 
-from . import bom, drawing, layout, params, pieces, tiles
+from . import base, bom, drawing, layout, params, pieces, tiles
 
 CAD_DIR = os.path.join("hardware", "cad")
 BOM_PATH = os.path.join("hardware", "bom.csv")
@@ -62,10 +62,29 @@ def board_table(board):
          "with the piece's base); the reed closes up to %s mm away "
          "(reed.actuation_distance)" % (f(board.top_t + board.frame_t),
                                         f(board.reed["actuation_distance"]))),
-    ]
+    ] + base_rows(board)
     out = ["| | |", "|---|---|"]
     out += ["| %s | %s |" % r for r in rows]
     return "\n".join(out)
+
+
+def base_rows(board):
+    """The base's sizes and the positions a museum or a maker needs."""
+    f, b = drawing.fmt, board.base
+    _, x, _, w, h = base.usb_opening(board)
+    holes = base.mounting_holes(board)
+    _, cx, cy, cd = base.cable_exit(board)
+    return [
+        ("base (compartment)", "%s mm deep inside, walls %s mm, cover %s mm; the whole "
+         "board %s mm high without the pieces" % (f(b["depth"]), f(b["wall"]), f(b["cover"]),
+                                                  f(b["cover"] + b["depth"] + board.stack))),
+        ("mounting holes (cover)", "%d x %s mm at %s from the front left corner, for "
+         "screws into the furniture" % (len(holes), f(b["mounting_hole"]), ", ".join(
+             "(%s, %s)" % (f(c[1]), f(c[2])) for c in holes))),
+        ("USB opening (front wall)", "%s x %s mm, centred %s mm from the left edge, its "
+         "top %s mm under the bottom panel" % (f(w), f(h), f(x), f(b["usb_top"]))),
+        ("supply cable hole (cover)", "%s mm at (%s, %s)" % (f(cd), f(cx), f(cy))),
+    ]
 
 
 def text_files(root=ROOT, board=None):
@@ -73,7 +92,7 @@ def text_files(root=ROOT, board=None):
     board = board or params.load(os.path.join(root, params.BOARD_PATH))
     pieces.check(board)
     leds = led_layout(root)
-    panel_list = layout.sheets(board, leds)
+    panel_list = layout.sheets(board, leds) + base.base_sheets(board)
     with open(os.path.join(root, DOC_PATH), encoding="utf-8") as f:
         doc = f.read()
     doc = splice(doc, "board", board_table(board))
@@ -112,7 +131,7 @@ def write_all(root=ROOT, out=None, board_path=None):
         with open(os.path.join(out, path), "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         written.append(path)
-    panel_list = layout.sheets(board, led_layout(root))
+    panel_list = layout.sheets(board, led_layout(root)) + base.base_sheets(board)
     for panel in panel_list:
         path = cad_path("%s.dxf" % panel.name)
         drawing.write_dxf(panel, os.path.join(out, path), board.kerf)

@@ -40,11 +40,14 @@ NUMBERS = (
     ("reed.actuation_distance", 1),
     ("panels.frame.clearance", 0), ("panels.diffuser.thickness", 0.1),
     ("led.strip_width", 4), ("led.pixel_length", 4), ("kerf", 0),
+    ("base.depth", 20), ("base.wall", 2), ("base.cover", 2), ("base.usb_top", 0),
+    ("base.mounting_hole", 3), ("base.mounting_inset", 10), ("base.vent", 2),
+    ("base.vents", 0), ("base.cable_exit", 4),
 )
 # The settings that are not a length: a text, a count or a pair of lengths.
 OTHERS = ("panels.top.material", "panels.frame.material", "panels.bottom.material",
           "panels.diffuser.material",
-          "reed.actuation_source", "cable_hole", "perfboard.size", "perfboard.holes",
+          "reed.actuation_source", "base.material", "base.usb_opening", "cable_hole", "perfboard.size", "perfboard.holes",
           "pieces.count")
 KNOWN = tuple(k for k, _ in NUMBERS) + OTHERS
 
@@ -142,6 +145,8 @@ class Board:
         self.side_lights = data["side_lights"]
         self.button = data["button"]
         self.cable_hole = _pair(data, "cable_hole")
+        self.base = data["base"]
+        _pair(data, "base.usb_opening")
         self.perfboard = data["perfboard"]
         self.perfboard_size = _pair(data, "perfboard.size")
         self.perfboard_holes = _pair(data, "perfboard.holes")
@@ -255,6 +260,12 @@ class Board:
             (("panels.diffuser.thickness", "panels.frame.thickness"),
              self.diffuser_t + 2 > self.frame_t,
              "the diffuser would leave less than 2 mm under it for the pixels"),
+            (("base.usb_top", "base.usb_opening", "base.depth"),
+             self.base["usb_top"] + self.base["usb_opening"][1] + 2 > self.base["depth"],
+             "the USB opening would leave less than 2 mm of the front wall under it"),
+            (("base.mounting_inset", "base.wall", "base.mounting_hole"),
+             self.base["mounting_inset"] < self.base["wall"] + self.base["mounting_hole"]
+             + 4, "the mounting holes would be under the walls"),
             (("side_lights.distance", "sticks.spacing", "sticks.width", "side_lights.window"),
              span / 2 + self.side_lights["window"] / 2 + 1 > self.side_lights["distance"],
              "the side lights would stand on the sticks"),

@@ -9,7 +9,7 @@ import math
 import re
 import struct
 
-from build123d import Align, Box, Color, Compound, Cone, Cylinder, Pos, export_step
+from build123d import Align, Box, Color, Compound, Cone, Cylinder, Pos, Rot, export_step
 
 from . import layout, pieces
 
@@ -69,15 +69,19 @@ def piece_solid(board, kind):
 def board_assembly(board, panel_list):
     """The three panels stacked, with the pieces on their start squares (K2:
     alternating from square 1, black's spools first)."""
-    z = {"bottom": 0, "frame": board.bottom_t, "top": board.bottom_t + board.frame_t,
-         "diffuser": board.bottom_t + board.frame_t - board.diffuser_t}
-    parts = []
+    lift = board.base["cover"] + board.base["depth"]        # the stack stands on the base
+    z = {"cover": 0, "bottom": lift, "frame": lift + board.bottom_t,
+         "top": lift + board.bottom_t + board.frame_t,
+         "diffuser": lift + board.bottom_t + board.frame_t - board.diffuser_t}
+    parts = wall_solids(board)
     for panel in panel_list:
+        if panel.name == "walls":
+            continue
         solid = Pos(0, 0, z[panel.name]) * panel_solid(panel)
         solid.label = "%s panel" % panel.name
         solid.color = Color(0.8, 0.65, 0.45)
         parts.append(solid)
-    surface = board.stack
+    surface = lift + board.stack
     made = {kind: piece_solid(board, kind) for kind in pieces.KINDS}
     for i in range(2 * board.pieces["count"]):
         kind = pieces.KINDS[i % 2]
@@ -87,6 +91,30 @@ def board_assembly(board, panel_list):
         piece.color = Color(0.1, 0.1, 0.1) if kind == "spool" else Color(0.95, 0.95, 0.9)
         parts.append(piece)
     return Compound(parts, label="Senet board")
+
+
+def wall_solids(board):
+    """The base's four walls standing on the cover, the front one with the
+    USB opening, the back one with its vents."""
+    from . import base
+    t, depth, floor = board.base["wall"], board.base["depth"], board.base["cover"]
+    out = []
+    for name, length, (x, y) in base.walls(board):
+        along_x = name in ("front", "back")
+        size = (length, t) if along_x else (t, length)
+        solid = Pos(x + size[0] / 2, y + size[1] / 2, floor) * Box(size[0], size[1], depth,
+                                                                  align=BASE)
+        if name == "front":
+            _, ux, uz, w, h = base.usb_opening(board)
+            solid = solid - Pos(ux, t / 2, floor + uz) * Box(w, t + 2, h)
+        if name == "back":
+            for _, vx, vz, d in base.vents(board):
+                solid = solid - (Pos(vx, y + t / 2, floor + vz) * Rot(90, 0, 0)
+                                 * Cylinder(d / 2, t + 2))
+        solid.label = "%s wall" % name
+        solid.color = Color(0.8, 0.65, 0.45)
+        out.append(solid)
+    return out
 
 
 def write_step(shape, path):
