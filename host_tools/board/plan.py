@@ -7,6 +7,7 @@ before anything on the board is touched.
 """
 
 import ast
+import json
 
 from host_tools.board.build import PACKAGES, decode_mpy
 from host_tools.board.messages import FLASH_FULL, DeployError
@@ -174,3 +175,23 @@ def check_space(built, flash, todo):
     if need > flash.free:
         raise DeployError(FLASH_FULL % ((need - flash.free + 1023) // 1024,
                                         flash.free // 1024))
+
+
+# micropython-lib's MQTT client, which remote play on a Pico W needs
+# (firmware/remote.py); `mpremote mip install` puts it in lib/umqtt/.
+MQTT_PACKAGE = "umqtt.simple"
+MQTT_FILES = ("lib/umqtt/simple.mpy", "lib/umqtt/simple.py")
+
+
+def packages_needed(config_text, flash):
+    """The micropython-lib packages the config asks for and the board lacks:
+    umqtt.simple when config.json has a "remote" section."""
+    try:
+        raw = json.loads(config_text)
+    except ValueError:
+        return []
+    if not isinstance(raw, dict) or raw.get("remote") is None:
+        return []
+    if any(path in flash.files for path in MQTT_FILES):
+        return []
+    return [MQTT_PACKAGE]
