@@ -1,14 +1,14 @@
 """A Pico W's board in a remote game, on the MicroPython unix port.
 
-    micropython -X heapsize=512k tests/remote_tests/picow_board_mp.py LIB PORT SEAT SEED RULESET
+    micropython -X heapsize=512k tests/remote_tests/picow_board_mp.py LIB PORT SEAT SEED RULESET [tls]
 
 LIB holds engine/, firmware/ and umqtt/ compiled to .mpy, as a Pico W's
 lib/ does. The board is a scenario board (tests/board_sim.py) played by a
 seeded hand; its config.json's "remote" section is checked by the firmware
 and handed to firmware/remote.py, which joins the fake Wi-Fi
 (tests/fakes/network.py) and reaches the real broker on 127.0.0.1:PORT with
-umqtt.simple. Time is the board's own simulated clock; the real clock only
-ends a run that hangs.
+umqtt.simple (over TLS with "tls"). Time is the board's own simulated
+clock; the real clock only ends a run that hangs.
 
 The last line is "RESULT " and a JSON object: the game's actions, the
 winner, the position, and the heap (gc.mem_alloc() after a collection)
@@ -21,6 +21,7 @@ import sys
 import time
 
 LIB, PORT, SEAT, SEED, RULESET = sys.argv[1:6]
+TLS = sys.argv[6:] == ["tls"]
 sys.path[:0] = [LIB, "tests", "tests/fakes"]
 gc.collect()
 BASE = gc.mem_alloc()     # before the firmware's modules: they count
@@ -124,7 +125,7 @@ def main():
     from firmware.config import validate
     config, messages = validate({"ruleset": RULESET, "remote": {
         "wifi": {"ssid": SSID, "password": WIFI_PASSWORD},
-        "broker": {"host": "127.0.0.1", "port": int(PORT)},
+        "broker": {"host": "127.0.0.1", "port": int(PORT), "tls": TLS},
         "room": ROOM, "passphrase": PASSPHRASE, "side": SEAT}})
     if messages:
         raise AssertionError(messages)

@@ -11,13 +11,16 @@ the real clock only catches a hang.
 
 import json
 import os
+import shutil
+import socket
 import subprocess
+import tempfile
 import time
 
 import pytest
 
 from mpyhelp import ROOT, compile_lib, tool
-from mqtt_broker import broker  # noqa: F401  (the fixture)
+from mqtt_broker import MOSQUITTO, broker, free_port, make_cert  # noqa: F401  (broker: the fixture)
 from remote_tests.pair import Board, words
 
 SCRIPT = os.path.join("tests", "remote_tests", "picow_board_mp.py")
@@ -37,15 +40,16 @@ def lib(tmp_path_factory):
     return dest
 
 
-def play_against_the_pico_w(lib, port, seed, ruleset, laptop_seat="B"):
-    """One whole game: the laptop's board here, the Pico W in a child process.
-    Returns (laptop board, the Pico W's RESULT)."""
+def play_against_the_pico_w(lib, port, seed, ruleset, laptop_seat="B", ca=None):
+    """One whole game: the laptop's board here, the Pico W in a child process
+    (both over TLS when the broker's ``ca`` is given). Returns (laptop board,
+    the Pico W's RESULT)."""
     pico_seat = "W" if laptop_seat == "B" else "B"
     child = subprocess.Popen(
         [tool("micropython"), "-X", "heapsize=" + HEAP, SCRIPT, lib, str(port), pico_seat,
-         str(seed), ruleset], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        text=True)
-    laptop = Board(laptop_seat, port, seed=seed, ruleset=ruleset)
+         str(seed), ruleset] + (["tls"] if ca else []), cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    laptop = Board(laptop_seat, port, seed=seed, ruleset=ruleset, tls=ca is not None, ca=ca)
     try:
         laptop.setup()
         deadline = time.monotonic() + HANG_S
@@ -85,3 +89,45 @@ def test_a_pico_w_and_a_laptop_board_end_holding_the_same_game(broker, lib,  # n
     assert pico["counts"]["forged"] == 0 and laptop.room.counts["forged"] == 0
     assert pico["faults"] == 0
     print("heap on the unix port (bytes, after a collection): %s" % pico["heap"])
+
+
+@pytest.fixture
+def tls_broker():
+    """Mosquitto on a TLS listener, its certificate made by tests/mqtt_broker.py,
+    in a folder the user Mosquitto drops to (when started as root) can read:
+    not under pytest's own folders, which only their owner may enter."""
+    folder = tempfile.mkdtemp(prefix="senet-tls-")
+    os.chmod(folder, 0o755)
+    ca, cert, key = make_cert(folder)
+    for name in os.listdir(folder):
+        os.chmod(os.path.join(folder, name), 0o644)
+    port = free_port()
+    conf = os.path.join(folder, "mosquitto.conf")
+    with open(conf, "w") as f:
+        f.write("listener %d 127.0.0.1\nallow_anonymous true\ncafile %s\n"
+                "certfile %s\nkeyfile %s\n" % (port, ca, cert, key))
+    broker = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60                # a hang, not slowness
+    while True:
+        assert broker.poll() is None, broker.stderr.read().decode(errors="replace")
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline, "mosquitto did not listen"
+            time.sleep(0.05)
+    yield port, ca
+    broker.terminate()
+    broker.wait(60)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_over_tls_too_the_pico_w_and_the_laptop_end_with_the_same_game(tls_broker, lib):
+    port, ca = tls_broker
+    laptop, pico = play_against_the_pico_w(lib, port, 5, "kendall", ca=ca)
+    assert pico["words"] == words(laptop) and len(pico["words"]) > 20
+    assert pico["winner"] == laptop.app.game.winner is not None
+    assert pico["faults"] == 0 and laptop.room.problem is None
+    print("heap on the unix port with TLS (bytes, after a collection; mbedtls's own "
+          "buffers come from malloc there, not this heap): %s" % pico["heap"])
