@@ -1,13 +1,14 @@
 """A Pico W's board in a remote game, on the MicroPython unix port.
 
-    micropython -X heapsize=512k tests/remote_tests/picow_board_mp.py LIB PORT SEAT SEED RULESET [tls]
+    micropython -X heapsize=512k tests/remote_tests/picow_board_mp.py LIB PORT SEAT SEED RULESET [tls] [drop=N]
 
 LIB holds engine/, firmware/ and umqtt/ compiled to .mpy, as a Pico W's
 lib/ does. The board is a scenario board (tests/board_sim.py) played by a
 seeded hand; its config.json's "remote" section is checked by the firmware
 and handed to firmware/remote.py, which joins the fake Wi-Fi
 (tests/fakes/network.py) and reaches the real broker on 127.0.0.1:PORT with
-umqtt.simple (over TLS with "tls"). Time is the board's own simulated
+umqtt.simple (over TLS with "tls"). With "drop=N" its Wi-Fi goes away
+after its N-th action, for a minute. Time is the board's own simulated
 clock; the real clock only ends a run that hangs.
 
 The last line is "RESULT " and a JSON object: the game's actions, the
@@ -21,7 +22,9 @@ import sys
 import time
 
 LIB, PORT, SEAT, SEED, RULESET = sys.argv[1:6]
-TLS = sys.argv[6:] == ["tls"]
+TLS = "tls" in sys.argv[6:]
+DROP_AFTER = [int(a[5:]) for a in sys.argv[6:] if a.startswith("drop=")] or [None]
+DROP_MS = 60000
 sys.path[:0] = [LIB, "tests", "tests/fakes"]
 gc.collect()
 BASE = gc.mem_alloc()     # before the firmware's modules: they count
@@ -47,6 +50,15 @@ class PicoW(BoardSim):
         self.link = None
         BoardSim.__init__(self, config=config, rng=XorShift(seed * 2 + (SEAT == "W")))
         self.hand = XorShift(seed * 7 + (SEAT == "W"))
+        self.outages = []         # [from, to] of the board's clock: the link down
+        self._was = None
+        self._down_at = None
+        self._dropped_at = None
+
+    def drop(self):
+        """The Wi-Fi goes away for DROP_MS."""
+        network.air.drop()
+        self._dropped_at = self.t
 
     def connect(self):
         from firmware.remote import start
@@ -64,7 +76,22 @@ class PicoW(BoardSim):
         self._keep(out)
         if self.link is not None:
             self._keep(self.link.poll(self.t))
+            self._watch()
         return out
+
+    def _watch(self):
+        """Bring the Wi-Fi back after its minute; note when the link was down."""
+        if self._dropped_at is not None and self.t - self._dropped_at >= DROP_MS:
+            network.air.restore()
+            self._dropped_at = None
+        state = self.link.state
+        if state != self._was:
+            if self._was == "online":
+                self._down_at = self.t
+            elif state == "online" and self._down_at is not None:
+                self.outages.append([self._down_at, self.t])
+                self._down_at = None
+            self._was = state
 
     def _keep(self, events):
         for e in events:
@@ -112,6 +139,8 @@ def run(until, board, deadline):
             n += 1
             if n % 10 == 0:
                 peak = max(peak, heap())
+            if n == DROP_AFTER[0]:
+                board.drop()
             continue
         if time.ticks_diff(time.ticks_ms(), deadline) > 0:
             raise AssertionError("hung in %s (%s), link %s" % (
@@ -155,7 +184,8 @@ def main():
                   .actions(board.app.game)],
         "winner": board.app.game.winner, "position": board.app.position,
         "heap": {"app": app_heap, "joined": joined_heap, "peak": max(peak, joined_heap)},
-        "counts": room.counts, "faults": link.faults, "remote_events": events}))
+        "counts": room.counts, "faults": link.faults, "outages": board.outages,
+        "remote_events": events}))
 
 
 main()
