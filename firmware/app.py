@@ -444,6 +444,9 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             r.record(old, occ)
             if self._mismatch is None:
                 verdict = r.classify(occ, self.roles)
+                if verdict == rec.DONE and self._debouncer.still and r.at_once(occ):
+                    self._commit(r.move)          # nothing else it could become
+                    return
                 if verdict == rec.MISMATCH or verdict == rec.DONE:
                     r.classify(r.base, self.roles)    # judged when at rest
             self._dirty = True

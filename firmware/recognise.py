@@ -268,6 +268,31 @@ class Recogniser:
         show_mismatch(roles, self.extra, self.missing)
         return MISMATCH
 
+    def at_once(self, occ):
+        """May the DONE board ``occ`` (``self.move``) be played without
+        waiting for the settle time? Only when it cannot be a step on the way
+        to anything else (docs/dev/recognition.md): not a capture swap (C6:
+        the same occupancy as the board before, told only by the order of
+        lifts, which two pieces lifted and put back in the other order also
+        make), not a piece borne off (it may still be in the hand, on its
+        way), not one of two moves of the same piece (a slide to the farther
+        passes over the nearer), and not a board on the way to any legal
+        move (the water K12/H10, the House of Happiness K11, a capture's
+        pieces in the hand)."""
+        move = self.move
+        if move is None or move.capture or move.final == _OFF:
+            return False
+        moves = self.moves
+        for k in range(len(moves)):
+            if moves[k] is not move and moves[k].origin == move.origin:
+                return False
+        occs = self.occs
+        infos = self.infos
+        for i in range(self.count):
+            if occs[i] == occ and not infos[i] & (1 << 14):
+                return False
+        return True
+
     def _show_waiting(self, roles, movable):
         clear(roles)
         for s in squares_of(movable):

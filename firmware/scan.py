@@ -46,6 +46,12 @@ class Debouncer:
         for i in range(self.bits):
             self._count[i] = 0
 
+    @property
+    def still(self):
+        """No switch is part-way through its debounce: the last scan agreed
+        with the debounced board on every square."""
+        return not self._pending
+
     def update(self, raw):
         """Feed one raw scan; return the debounced occupancy."""
         differ = (raw ^ self.stable) & self.mask
