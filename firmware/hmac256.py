@@ -18,15 +18,24 @@ def _pad(key, byte):
     return bytes(out)
 
 
-def digest(key, msg):
-    """The 32-byte HMAC-SHA256 of ``msg`` under ``key`` (both bytes)."""
+def pads(key):
+    """The key's inner and outer blocks, made once for a key used often
+    (a room signs and checks every message with the same one)."""
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
-    inner = hashlib.sha256(_pad(key, 0x36))
-    inner.update(msg)
-    outer = hashlib.sha256(_pad(key, 0x5C))
-    outer.update(inner.digest())
-    return outer.digest()
+    return _pad(key, 0x36), _pad(key, 0x5C)
+
+
+def digest(key, msg):
+    """The 32-byte HMAC-SHA256 of ``msg`` under ``key`` (bytes, or the
+    ``pads`` of one)."""
+    inner, outer = key if isinstance(key, tuple) else pads(key)
+    h = hashlib.sha256(inner)
+    h.update(msg)
+    d = h.digest()
+    h = hashlib.sha256(outer)
+    h.update(d)
+    return h.digest()
 
 
 def hexdigest(key, msg):

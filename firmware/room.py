@@ -197,7 +197,7 @@ class Room:
         self.side = side
         self.other = "W" if side == "B" else "B"
         self.send = send
-        self._key = room_key(room, passphrase)
+        self._key = hmac256.pads(room_key(room, passphrase))
         self.root = "senet/" + hmac256.hexdigest(self._key, b"topic")[:16]
         self.counts = {"forged": 0, "stale": 0, "replayed": 0, "asked": 0,
                        "sent": 0, "bytes": 0}
@@ -302,6 +302,7 @@ class Room:
         if self._check_rules():
             self.app.emit({"event": "remote", "what": "back" if back else "joined",
                            "side": self.other})
+            self._send_state()               # what this board holds, for it to compare
 
     def _check_rules(self):
         """Both boards must play the same ruleset and options, or no throw
@@ -511,15 +512,15 @@ class Room:
             if side == self.side:
                 if word != "-":
                     self._send_action(k + 1, word, game, k + 1 == n)
-                    mine = True
+                mine = word[0] != "o" and word[0] != "t"    # a move or a lost turn
             elif msg is not None and (msg.get("a") != word or (
                     k + 1 == n and msg.get("pos") != game.position.text())):
                 self._stop("the other board's %s was played here as %s" % (
                     msg.get("a"), word), True)
         self._game = game
         self.ply = n
-        if mine:
-            self._send_state()
+        if mine and (game.is_over() or game.throw is None and game.position.turn != self.side):
+            self._send_state()               # this board's turn is over: the record kept
 
     def _new_local(self, game):
         """A new game begun on this board (a long press after the end)."""

@@ -8,7 +8,7 @@ import random
 import time
 
 from board_sim import BoardSim
-from firmware.room import Room
+from firmware.room import Room, actions
 from host_tools.remote.mqtt import Connection
 
 HANG_S = 60          # one game, or one wait for the network: a hang, not slowness
@@ -20,11 +20,16 @@ class Board(BoardSim):
     the App steps, then the Room hears the broker and polls."""
 
     def __init__(self, seat, port, store_dir=None, ruleset="kendall", seed=1,
-                 passphrase=PASSPHRASE, t=0, tls=False, ca=None, room=ROOM):
+                 passphrase=PASSPHRASE, t=0, tls=False, ca=None, room=ROOM, quick=False):
         self.seat = seat
         self.room = None
         rng = random.Random(seed * 2 + (seat == "W")).getrandbits
-        BoardSim.__init__(self, config={"ruleset": ruleset}, store_dir=store_dir, rng=rng, t=t)
+        config = {"ruleset": ruleset}
+        if quick:                        # quick hands on a quick board: many games
+            config.update(settle_ms=40, debounce_scans=1)
+        BoardSim.__init__(self, config=config, store_dir=store_dir, rng=rng, t=t)
+        if quick:
+            self.tick_ms = 20
         self.room = Room(self.app, room, passphrase, seat, lambda *a: None)
         self.conn = Connection(self.room, "127.0.0.1", port, tls=tls, ca=ca,
                                client_id="senet-test-%s-%s-%d" % (room, seat, seed),
@@ -76,7 +81,8 @@ class Board(BoardSim):
 
 
 def words(board):
-    return [w for s, w in __import__("firmware.room", None, None, ["actions"]).actions(board.app.game)]
+    """The game on ``board`` as the room writes it, one word an action."""
+    return [w for s, w in actions(board.app.game)]
 
 
 def play(a, b, until=None, max_actions=5000):
@@ -105,3 +111,33 @@ def joined(a, b):
     """Wait (real time, bounded) until both boards have seen each other."""
     play(a, b, until=lambda: a.room.peer == "here" and b.room.peer == "here"
          and not a.room.opponent.blocked and not b.room.opponent.blocked)
+
+
+def play_all(pairs, max_actions=5000):
+    """Play many rooms at once, each pair to its finish: while one pair
+    waits for the network another plays. Returns the actions of each."""
+    deadline = time.monotonic() + HANG_S
+    counts = [0] * len(pairs)
+    live = list(range(len(pairs)))
+    while live:
+        moved = False
+        for i in list(live):
+            a, b = pairs[i]
+            if a.app.state == "game_over" and b.app.state == "game_over":
+                live.remove(i)
+                continue
+            if a.act() | b.act():
+                moved = True
+                counts[i] += 1
+                if counts[i] > max_actions:
+                    raise AssertionError("no end after %d actions" % max_actions)
+        if moved:
+            deadline = time.monotonic() + HANG_S
+            continue
+        if time.monotonic() > deadline:
+            raise AssertionError("the rooms waited %d s" % HANG_S)
+        for i in live:
+            pairs[i][0].wait(20)
+            pairs[i][1].wait(20)
+        time.sleep(0.001)
+    return counts

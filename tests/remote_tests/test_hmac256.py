@@ -33,6 +33,7 @@ def test_rfc4231_vectors_match_cpython_hmac(key, data, expected):
     ours = hmac256.hexdigest(key, data)
     assert ours == hmac.new(key, data, hashlib.sha256).hexdigest()
     assert ours == expected
+    assert hmac256.hexdigest(hmac256.pads(key), data) == expected
 
 
 def test_equal_tells_one_changed_digit():
