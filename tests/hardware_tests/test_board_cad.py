@@ -125,7 +125,7 @@ def test_generation_writes_every_file(made):
                             "bottom.svg", "board-drawing.svg", "board.step", "spool.stl",
                             "spool.step", "cone.stl", "cone.step", "bom.csv",
                             "hardware.md", "diffuser.dxf", "diffuser.svg", "cover.dxf",
-                            "cover.svg", "walls.dxf", "walls.svg"]
+                            "cover.svg", "walls.dxf", "walls.svg", "exploded.svg"]
                            + ["board-drawing-a4-%d.svg" % n for n in range(1, 7)])
     for path in made["written"]:
         assert (made["out"] / path).stat().st_size > 0, path
@@ -551,7 +551,7 @@ def test_bom_has_the_board_pieces_cable_spares_and_tools():
     assert reeds > 30
     kinds = {r["kind"] for r in rows}
     assert kinds == {"part", "material", "tool"}
-    pieces_rows = [r for r in rows if r["description"].startswith("Playing piece")]
+    pieces_rows = [r for r in rows if " playing piece (" in r["description"]]
     assert sorted(int(r["qty"]) for r in pieces_rows) == [7, 7]
 
 

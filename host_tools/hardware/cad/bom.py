@@ -166,9 +166,9 @@ def _piece_row(board, kind):
     grams = pieces.volume(board, p) / 1000 * PLA_G_PER_CM3
     colour = "black" if kind == "spool" else "white"
     count = board.pieces["count"]
-    return _row(count, "all", "part", "Playing piece, %s (%s), %s mm across, %s mm high, "
-                "%s mm magnet pocket" % (kind, colour, fmt(p["diameter"]), fmt(p["height"]),
-                                         fmt(board.pocket_diameter)),
+    return _row(count, "all", "part", "%s playing piece (%s), %s mm across, %s mm high, "
+                "%s mm magnet pocket" % (colour.capitalize(), kind, fmt(p["diameter"]),
+                                         fmt(p["height"]), fmt(board.pocket_diameter)),
                 "3D-printed or turned", "hardware/cad/%s.stl" % kind,
                 "%s PLA, about %s g each printed solid; 5 for Senet, %d for long Senet; "
                 "or turned in wood with the same pocket" % (colour.capitalize(),
@@ -185,6 +185,16 @@ def _diffuser_row(board):
                 "any", "-", "Laser-cut from hardware/cad/diffuser.dxf (CO2 laser; a diode "
                 "laser does not cut opal acrylic); glued under the top panel inside the "
                 "channels, never over a bar", max(2.0, area * ACRYLIC_USD_PER_M2))
+
+
+def solid_names(board):
+    """The name each generated part has in the parts list (its description up
+    to the first comma), by the part's file name, for the drawings."""
+    rows = {name: _panel_row(board, name) for name in ("top", "frame", "bottom", "cover",
+                                                        "walls")}
+    rows["diffuser"] = _diffuser_row(board)
+    rows.update((kind, _piece_row(board, kind)) for kind in pieces.KINDS)
+    return {key: row["description"].split(",")[0] for key, row in rows.items()}
 
 
 def materials(board):

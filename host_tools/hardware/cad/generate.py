@@ -142,6 +142,10 @@ def write_all(root=ROOT, out=None, board_path=None):
             path = cad_path("%s.%s" % (kind, ext))
             writer(solid, os.path.join(out, path))
             written.append(path)
+    from . import exploded
+    path = cad_path("exploded.svg")
+    exploded.write_exploded(board, panel_list, os.path.join(out, path))
+    written.append(path)
     path = cad_path("board.step")
     solids.write_step(solids.board_assembly(board, panel_list), os.path.join(out, path))
     written.append(path)
