@@ -9,6 +9,7 @@ No mock: when /usr/sbin/mosquitto is missing the test fails, saying to
 install it (scripts/test.sh does, as root: apt-get install mosquitto).
 """
 
+import getpass
 import os
 import socket
 import subprocess
@@ -57,7 +58,10 @@ class Broker:
         self.port = free_port()
         self.ca = None
         self.proc = None
-        lines = ["listener %d 127.0.0.1" % self.port, "allow_anonymous true",
+        # Started by root, Mosquitto drops to the user "mosquitto", who
+        # cannot read the test's private folder: it stays the test's user.
+        lines = ["user " + getpass.getuser(),
+                 "listener %d 127.0.0.1" % self.port, "allow_anonymous true",
                  "persistence true", "persistence_location %s/" % self.folder,
                  "log_dest file %s" % os.path.join(self.folder, "mosquitto.log")]
         if tls:

@@ -20,7 +20,8 @@ class Board(BoardSim):
     the App steps, then the Room hears the broker and polls."""
 
     def __init__(self, seat, port, store_dir=None, ruleset="kendall", seed=1,
-                 passphrase=PASSPHRASE, t=0, tls=False, ca=None, room=ROOM, quick=False):
+                 passphrase=PASSPHRASE, t=0, tls=False, ca=None, room=ROOM, quick=False,
+                 username=None, password=None):
         self.seat = seat
         self.room = None
         rng = random.Random(seed * 2 + (seat == "W")).getrandbits
@@ -32,6 +33,7 @@ class Board(BoardSim):
             self.tick_ms = 20
         self.room = Room(self.app, room, passphrase, seat, lambda *a: None)
         self.conn = Connection(self.room, "127.0.0.1", port, tls=tls, ca=ca,
+                               username=username, password=password,
                                client_id="senet-test-%s-%s-%d" % (room, seat, seed),
                                retry_s=(0.05, 0.5))
         self.hand = random.Random(seed * 7 + (seat == "W"))
