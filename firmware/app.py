@@ -55,6 +55,7 @@ from firmware.store import Store
 _SQUARES = const(30)
 _NOMOVE_MS = const(2000)     # how long "no legal move" is shown before the pass
 _FRAME_MS = const(40)        # redraw period while something blinks or swells
+_HINT_MS = const(600)        # two short presses this close while a throw waits: the hint
 
 
 _NO_EVENTS = []              # returned by every step that has nothing to say
@@ -137,6 +138,7 @@ class App:
         self._frame_at = 0
         self._resumed = False
         self._save_due = 0               # 1: a save is due, 2: of the whole game
+        self._hint_at = None             # the last short press while a throw waited
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
         self._computer = None            # firmware.computer.Computer in "computer" mode
         self._museum = None              # firmware.museum.Museum in "museum" mode
@@ -437,7 +439,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
     # -- inputs ---------------------------------------------------------------
 
     def _board_changed(self, old, occ):
-        """A debounced change: follow the hands at once, judge only at rest."""
+        """A debounced change: follow the hands at once, judge only at rest,
+        but for a put-down that can only be one legal move: played now."""
         state = self._state
         if state == "move":
             r = self._recogniser
@@ -498,10 +501,31 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             else:
                 self._throw()
         elif state == "move":
+            if self._hint_pressed():
+                return
             # A throw is never split or replaced (C4): finish the move first.
             self._emit({"event": "notice", "message": "throw ignored: finish the move first"})
         elif state == "nomove":
             self._lose_turn()             # acknowledged: no need to wait
+
+    def _hint_pressed(self):
+        """The second of two short presses within _HINT_MS while a throw
+        waits asks for the hint (firmware/computer.py ``hint``), if the
+        config allows it: on, but off in museum mode unless it says so."""
+        last = self._hint_at
+        self._hint_at = self._now
+        allowed = self.config["hint"]
+        if allowed is None:
+            allowed = self.mode != "museum"
+        if not allowed or last is None or ticks_diff(self._now, last) > _HINT_MS:
+            return False
+        self._hint_at = None             # a third press begins a new pair
+        from firmware.computer import hint
+        hint(self)
+        if self._computer is None and self._museum is None:
+            unload("firmware.computer")  # a two-player board keeps no search loaded
+            unload("engine.ai")
+        return True
 
     def _long_press(self):
         if self._state == "game_over" or self._state == "setup":

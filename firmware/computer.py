@@ -190,3 +190,38 @@ def set_mode(app, cmd):
     app.config["computer"] = {"side": side, "level": level}
     app.computer = Computer(app, side, level) if mode == "computer" else None
     return None
+
+
+def hint(app, level=4):
+    """The hint (two short presses while a throw waits, docs/playing.md):
+    the best move for the throw at ``level`` (4, the strongest, decides in
+    about half a second on the Pico at most, docs/computer.md), lit as the
+    computer's move is lit, until the board changes. Refused, with a
+    notice, on the computer's own turn and while the board is not at rest
+    as the game stands."""
+    computer = app.computer
+    if computer is not None and app.turn == computer.side:
+        app.emit({"event": "notice", "message": "no hint: the board plays this side"})
+        return None
+    if not app.at_rest:
+        app.emit({"event": "notice", "message": "no hint: put the pieces as the game stands"})
+        return None
+    game = app.game
+    from engine.ai import choose_move
+    try:
+        move = choose_move(game.ruleset, game.position, game.throw, level)
+    except MemoryError:      # no room for the search: no hint, the game goes on
+        move = None
+    if move is None:
+        app.emit({"event": "notice", "message": "no hint: no room to think"})
+        return None
+    roles = app.roles
+    for i in range(_SQUARES):
+        roles[i] = ""
+    roles[move.origin - 1] = "computer_from"
+    if move.final != OFF:
+        roles[move.final - 1] = "computer_to"
+    app.redraw()
+    app.emit({"event": "hint", "side": game.position.turn, "move": move.text,
+              "throw": game.throw, "level": level})
+    return move

@@ -127,11 +127,22 @@ def check(raw, messages):
                 if key in found:
                     config["museum"][key] = _number(
                         "museum." + key, found[key], DEFAULTS["museum"][key], messages)
+    if "hint" in raw:
+        config["hint"] = _hint(raw["hint"], messages)
     if raw.get("remote") is not None:
         remote = _remote(raw["remote"], config["mode"], messages)
         if remote is not None:
             config["remote"] = remote
     return config
+
+
+def _hint(value, messages):
+    """The two-press hint (docs/playing.md): true, false, or null for the
+    mode's own (on, but off in museum mode)."""
+    if value is None or value is True or value is False:
+        return value
+    _say(messages, "hint must be true, false or null; using null (on, but off in museum mode)")
+    return None
 
 
 # -- the wiring ----------------------------------------------------------------

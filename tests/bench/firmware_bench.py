@@ -56,6 +56,10 @@ figures as little as possible; on a quiet host the runs agree.
 - ``max_step_us``, ``max_step_kind``, ``pico_max_step_ms``: the longest
   other step and what it did ("other": a lift, a redraw); ``steps_over_5ms``.
   That game is played three times, each step timed by its fastest run.
+- ``hint_step_us``, ``hint_step_max_us``, ``pico_hint_step_ms``,
+  ``pico_hint_step_max_ms``: the step that answers two short presses with
+  the hint (the computer's level 4 choosing the best move, docs/playing.md),
+  median and maximum over every throw of a kendall game that has a choice.
 - ``clock``, ``clock_step_us``: what the times were taken with
   (calibration.py's CLOCK) and its smallest step. On a clock as coarse as
   ``supervisor.ticks_ms`` (1000 us) a single step's figure is mostly 0 or
@@ -270,6 +274,7 @@ class Hands:
         self.long_us = long_us
         self.steps_seen = None
         self._committed = False
+        self.hint_us = None              # a list: ask for a hint before each move, time it
 
     def step(self):
         self.t += TICK_MS
@@ -290,6 +295,8 @@ class Hands:
             name = e["event"]
             if name == "move":
                 self.settle_us.append(took)
+            elif name == "hint" and self.hint_us is not None:
+                self.hint_us.append(took)
             if name in _COMMITS and kind != _SAVE:
                 kind = _KINDS.index(name)
                 self._committed = True   # the App saves it at its next step
@@ -353,6 +360,9 @@ def play_game(hands, seed, max_actions=3000, moves=None):
             hands.press()
         elif state == "move":
             moves = app.moves
+            if hands.hint_us is not None and len(moves) > 1:
+                hands.press()            # two short presses: the hint
+                hands.press()
             hands.play(moves[rng.randrange(len(moves))])
             played += 1
         else:
@@ -477,6 +487,21 @@ def main():
     for key in ("save_step", "save_step_max", "max_step", "collect"):
         report["pico_%s_ms" % key] = round(pico_ms(report[key + "_us"], calibration), 2)
 
+    # the hint's step: level 4 choosing, before every move with a choice
+    hands = Hands(App(config={"ruleset": "kendall"}, rng=XorShift(3)))
+    hands.hint_us = []
+    play_game(hands, 3)
+    hints = hands.hint_us
+    hands = None
+    gc.collect()
+    calibration = min(calibration, calibrate())
+    report["hint_steps"] = len(hints)
+    report["hint_step_us"] = median(hints)
+    report["hint_step_max_us"] = hints[-1]
+    for key in ("hint_step", "hint_step_max"):
+        report["pico_%s_ms" % key] = round(pico_ms(report[key + "_us"], calibration), 1)
+    hints = None
+
     report["idle_step_us"] = round(idle, 1)
     report["redraw_step_us"] = round(redraw, 1)
     report["settle_step_us"] = settle_median
@@ -522,6 +547,10 @@ def main():
     print("longest other step: %d us, %s (Pico %.2f ms); %d steps over 5 ms (Pico) of %d" % (
         report["max_step_us"], report.get("max_step_kind"), report["pico_max_step_ms"],
         report["steps_over_5ms"], report["steps_per_game"]))
+    print("hint step (level 4 chooses): %d us median, %d us max over %d throws"
+          " (Pico %.1f ms, %.1f ms)" % (report["hint_step_us"], report["hint_step_max_us"],
+                                       report["hint_steps"], report["pico_hint_step_ms"],
+                                       report["pico_hint_step_max_ms"]))
     if "settle_save_step_us" in report:
         print("settle step with the save: %d us median, %d us max (Pico %.1f ms median, "
               "%.1f ms max)" % (report["settle_save_step_us"], report["settle_save_step_max_us"],
