@@ -237,7 +237,8 @@ def test_a_throw_and_a_move_are_shown_in_the_step_that_commits_them_and_saved_in
             board.wait(120)
             board.button = False
         else:
-            board.lift(11).place(14)
+            board.lift(11)
+            board.occ |= 1 << 13                  # the piece down on 14, played at once
         while True:                               # step to the committing step
             out = board.step()
             if any(e["event"] == action for e in out):
