@@ -108,6 +108,7 @@ def test_a_click_on_the_chart_goes_to_that_ply(page, served):
     page.wait_for_function("n => document.querySelectorAll('#moves li').length === n",
                            arg=game.ply_count, timeout=WAIT_MS)
     analysed(page)
+    page.locator("#chart svg").scroll_into_view_if_needed()
     box = page.locator("#chart svg").bounding_box()
     wanted = game.ply_count // 2
     x = box["x"] + box["width"] * (6 + (600 - 12) * wanted / game.ply_count) / 600

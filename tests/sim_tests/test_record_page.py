@@ -312,3 +312,43 @@ def test_the_download_is_the_games_record_named_with_the_date(browser, page, sav
         (p["side"], p["throw"], p["move"], p["before"], p["after"]) for p in plies(game)]
     assert back.headers["date"][:4].isdigit()
     assert back.game.position == game.position
+
+
+def test_show_downloads_the_boards_record_and_answers_a_load(tmp_path):
+    import http.client
+    from engine.record import read
+    sim = Sim(store_dir=str(tmp_path), seed=12)
+    sim.advance(SETTLE)
+    for _ in range(20):
+        sim.press()
+        sim.advance(400)
+        if sim.app.state == "move":
+            break
+    hand(sim, ("lift", 10), ("place", 11))
+    mirror = mirror_of(sim)
+    server = SimServer(mirror, "127.0.0.1", 0, read_only=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        conn = http.client.HTTPConnection(*server.server_address[:2], timeout=60)
+        conn.request("GET", "/api/record")
+        reply = conn.getresponse()
+        text = reply.read().decode("utf-8")
+        assert reply.status == 200, text
+        assert [(p.side, p.move) for p in read(text).plies] == [("W", "10-11")]
+        assert "attachment" in reply.getheader("Content-Disposition")
+        body = json.dumps({"files": [{"name": "g.txt", "text": text}]})
+        conn.request("POST", "/api/load", body=body, headers={"Content-Type": "application/json"})
+        reply = conn.getresponse()
+        loaded = json.loads(reply.read())
+        assert reply.status == 200 and loaded["result"]["plies"][0]["move"] == "10-11"
+        conn.request("POST", "/api/press", body="{}", headers={"Content-Type": "application/json"})
+        reply = conn.getresponse()
+        reply.read()
+        assert reply.status == 403                  # the mirror still only shows
+        conn.close()
+    finally:
+        server.shutdown()
+        server.stop()
+        server.server_close()
+        thread.join(5)

@@ -52,13 +52,18 @@ function movesKeyOf(moves) {
     JSON.stringify(moves.result)].join("|");
 }
 
+// The kiosk has no side panel: the last plies go on one line under the controls.
+const RECENT_PLIES = 3;
+
 function drawMoves(st) {
   if (typeof replaying === "function" && replaying()) return;   // the loaded game's list stays
   const key = movesKeyOf(st.moves);
   if (key === movesKey) return;
   movesKey = key;
   drawMovesLegend();
-  fillPlies($("moves"), st.moves ? st.moves.plies : [], (ply) => plyClick && plyClick(null, ply));
+  const plies = st.moves ? st.moves.plies : [];
+  fillPlies($("moves"), plies, (ply) => plyClick && plyClick(null, ply));
+  show("moves-recent", plies.slice(-RECENT_PLIES).map(plyLine).join("  \u00b7  ") || " ");
 }
 
 function drawTakeBack(st) {

@@ -7,6 +7,9 @@
 
 let replay = null;         // {plies, start, ruleset, result, at, analysis, record}
 
+// The kiosk has no side panel: its replay buttons go under the board's controls.
+if (KIOSK) $("controls").after($("replay-bar"));
+
 function replaying() { return replay !== null; }
 
 function replayPosition() {
