@@ -259,8 +259,8 @@ def glue_notes(sheet, bars):
     out = ["Glue the frame's bars to the bottom panel, edges measured from the board's "
            "front and left edges (the top panel rests on them and on the rim):"]
     for i, (_, x, y, w, h) in enumerate(sorted(bars, key=lambda b: b[2]), 1):
-        px, py = sheet.xy(x, y)
-        sheet.text(px, py + 1.5, "bar %d" % i, "d")
+        px, py = sheet.xy(x + w / 2 - 2, y)          # at its right end, clear of the numbers
+        sheet.text(px, py + 1.5, "bar %d" % i, "d", anchor="end")
         out.append("  bar %d: y %s to %s mm, x %s to %s mm" % (
             i, fmt(y - h / 2), fmt(y + h / 2), fmt(x - w / 2), fmt(x + w / 2)))
     return out
