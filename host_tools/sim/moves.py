@@ -59,11 +59,16 @@ class Follower:
     def __init__(self):
         self.game = None
         self._throw = None
+        self._spec = None        # the board's ruleset, as its hello, state and ready name it
 
     def event(self, event):
         name = event.get("event")
-        if name == "new" or (name == "ready" and self.game is None):
-            self._restart(event.get("ruleset"), event.get("position"))
+        if isinstance(event.get("ruleset"), str):
+            self._spec = event["ruleset"]
+        if name == "new" or (name in ("ready", "state") and self.game is None):
+            self._restart(self._spec, event.get("position"))
+            if name == "state" and self.game is not None:
+                self._throw = event.get("throw")      # a mirror plugged in mid-game
         elif name == "throw" and event.get("opening"):
             if self.game is not None:
                 self.game.opening.append(event.get("value"))
@@ -80,6 +85,7 @@ class Follower:
             self._undo(event)
 
     def _restart(self, spec, position):
+        spec = spec if isinstance(spec, str) else self._spec
         try:
             rs = parse_ruleset(spec) if isinstance(spec, str) else parse_ruleset("kendall")
             self.game = Game(rs, position=Position.parse(position) if position else None)
@@ -110,4 +116,4 @@ class Follower:
                 entry = game.undo()
         except PositionError:
             self._restart(ruleset_spec(game.ruleset), event.get("position"))
-        self._throw = None
+        self._throw = event.get("throw")     # the same throw is played again

@@ -229,6 +229,12 @@ def test_show_lists_the_boards_moves_and_a_takeback_removes_its_line(tmp_path):
     sim.command({"cmd": "undo"})
     mirror = mirror_of(sim)
     assert [p["move"] for p in mirror.snapshot()["moves"]["plies"]] == ["10-11"]
+    hand(sim, ("lift", 12), ("place", 11))           # the pieces back: the same throw again
+    assert (sim.app.state, sim.app.throw) == ("move", 1)
+    hand(sim, ("lift", 11), ("place", 12))
+    mirror = mirror_of(sim)
+    assert [p["move"] for p in mirror.snapshot()["moves"]["plies"]] == ["10-11", "11-12"]
+    assert mirror.snapshot()["moves"] == sim.snapshot()["moves"]
 
 
 def test_the_mirror_has_no_takeback_button(browser, page, tmp_path, running):
@@ -352,3 +358,25 @@ def test_show_downloads_the_boards_record_and_answers_a_load(tmp_path):
         server.stop()
         server.server_close()
         thread.join(5)
+
+
+def test_show_started_mid_game_lists_the_moves_from_there_in_the_boards_ruleset(tmp_path):
+    sim = Sim(store_dir=str(tmp_path), ruleset="hungarian", seed=12)
+    sim.advance(SETTLE)
+    for _ in range(20):
+        sim.press()
+        sim.advance(400)
+        if sim.app.state == "move":
+            break
+    mirror = Mirror("/dev/null")                    # plugged in now: it saw nothing before
+    mirror.line(json.dumps(sim.app.command({"cmd": "state"})[0]).encode())
+    seen = sim.seq
+    move = [m for m in sim.app.game.legal_moves() if not m.capture and m.final == m.to][0]
+    origin, to = move.origin, move.to
+    hand(sim, ("lift", origin), ("place", to))
+    for entry in sim.log:
+        if entry["kind"] == "app" and entry["seq"] > seen:
+            mirror.line(json.dumps(entry["data"]).encode())
+    listed = mirror.snapshot()["moves"]
+    assert listed["ruleset"].startswith("hungarian")
+    assert [p["move"] for p in listed["plies"]] == [move.text]
