@@ -11,16 +11,13 @@ the real clock only catches a hang.
 
 import json
 import os
-import shutil
-import socket
 import subprocess
-import tempfile
 import time
 
 import pytest
 
 from mpyhelp import ROOT, compile_lib, tool
-from mqtt_broker import MOSQUITTO, broker, free_port, make_cert  # noqa: F401  (broker: the fixture)
+from mqtt_broker import Broker, broker  # noqa: F401  (broker: the fixture)
 from remote_tests.pair import Board, words
 
 SCRIPT = os.path.join("tests", "remote_tests", "picow_board_mp.py")
@@ -101,35 +98,12 @@ def test_a_pico_w_and_a_laptop_board_end_holding_the_same_game(broker, lib,  # n
 
 
 @pytest.fixture
-def tls_broker():
-    """Mosquitto on a TLS listener, its certificate made by tests/mqtt_broker.py,
-    in a folder the user Mosquitto drops to (when started as root) can read:
-    not under pytest's own folders, which only their owner may enter."""
-    folder = tempfile.mkdtemp(prefix="senet-tls-")
-    os.chmod(folder, 0o755)
-    ca, cert, key = make_cert(folder)
-    for name in os.listdir(folder):
-        os.chmod(os.path.join(folder, name), 0o644)
-    port = free_port()
-    conf = os.path.join(folder, "mosquitto.conf")
-    with open(conf, "w") as f:
-        f.write("listener %d 127.0.0.1\nallow_anonymous true\ncafile %s\n"
-                "certfile %s\nkeyfile %s\n" % (port, ca, cert, key))
-    broker = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60                # a hang, not slowness
-    while True:
-        assert broker.poll() is None, broker.stderr.read().decode(errors="replace")
-        try:
-            socket.create_connection(("127.0.0.1", port), 1).close()
-            break
-        except OSError:
-            assert time.monotonic() < deadline, "mosquitto did not listen"
-            time.sleep(0.05)
-    yield port, ca
-    broker.terminate()
-    broker.wait(60)
-    shutil.rmtree(folder, ignore_errors=True)
+def tls_broker(tmp_path):
+    """Mosquitto on a TLS listener with a certificate of its own (tests/mqtt_broker.py)."""
+    folder = tmp_path / "tls"
+    folder.mkdir()
+    with Broker(folder, tls=True) as b:
+        yield b.port, b.ca
 
 
 def test_over_tls_too_the_pico_w_and_the_laptop_end_with_the_same_game(tls_broker, lib):
