@@ -301,3 +301,24 @@ def test_replay_serves_the_page_with_the_game(page, tmp_path):
             proc.kill()
             proc.communicate()
     assert proc.returncode == 0
+
+
+def test_a_replay_and_its_analysis_change_language_with_the_page(page, served, tmp_path):
+    sim, url = served
+    game = first_plies(20, 47)
+    page.goto(url + "?lang=en")
+    page.wait_for_selector("#moves-card")
+    load(page, tmp_path, [("game.txt", record(game))])
+    at_ply(page, 0)
+    page.click("#analyse")
+    page.wait_for_selector("#chart svg", timeout=WAIT_MS)
+    assert "White" in page.inner_text('#moves li[data-ply="1"]')
+    page.select_option("#lang", "ru")
+    page.wait_for_function(
+        "() => document.querySelector('#moves li[data-ply=\"1\"]').textContent.includes('Белые')",
+        timeout=WAIT_MS)
+    assert "лучший" in page.inner_text('#moves li[data-ply="1"]')
+    assert "взятие" in page.inner_text("#moves-legend")
+    page.wait_for_function(
+        "() => document.getElementById('analysis-about').textContent.includes('Анализ')",
+        timeout=WAIT_MS)

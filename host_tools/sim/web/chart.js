@@ -114,6 +114,7 @@ async function analyse() {
 
 function chartGame(done) {
   analysed = done;
+  if (done) done.lang = lang;
   drawChart(done && done.result);
   show("analysis-about", done ? t("analysis.about", { seconds: done.result.seconds,
     mistakes: done.result.mistakes.length }) : " ");
@@ -123,6 +124,7 @@ function chartGame(done) {
 // The board's list changes with every move: an analysis of an earlier moment goes.
 drawHooks.push((st) => {
   if (analysed && !replay && st.moves && st.moves.plies.length !== analysed.result.plies.length) chartGame(null);
+  if (analysed && analysed.lang !== lang) chartGame(analysed);     // said again in the new language
   markPlies();
   markChartNow();
 });

@@ -117,7 +117,7 @@ function replayTo(at) {
 // A loaded game, or the board's finished one: the list becomes its plies.
 function startReplay(game, at) {
   replay = { plies: game.plies, start: game.start, ruleset: game.ruleset, result: game.result,
-    at: at === undefined ? 0 : at, analysis: null, record: game.record || null };
+    at: at === undefined ? 0 : at, analysis: null, record: game.record || null, lang };
   document.body.classList.add("replaying");
   $("replay-bar").hidden = false;
   fillPlies($("moves"), replay.plies, (ply) => replayTo(ply));
@@ -136,6 +136,12 @@ function stopReplay() {
 }
 
 function replayHook(st) {
+  if (replay && replay.lang !== lang) {          // the language changed: the list says it anew
+    replay.lang = lang;
+    drawMovesLegend();
+    fillPlies($("moves"), replay.plies, (ply) => replayTo(ply));
+    markMoment();
+  }
   const finished = !!(st.moves && st.moves.result && st.moves.plies.length);
   const button = $("replay-game");
   if (button.disabled === finished) button.disabled = !finished;
