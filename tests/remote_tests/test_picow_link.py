@@ -308,3 +308,26 @@ def test_a_room_that_cannot_be_made_leaves_the_board_playing_at_home(monkeypatch
     assert link is None
     assert event == {"event": "remote", "what": "link", "state": "off",
                      "why": "remote play could not start (ValueError)"}
+
+
+def test_every_socket_umqtt_makes_gets_a_time_limit_inside_the_watchdogs():
+    from firmware.board import WATCHDOG_MS
+    from firmware.remote import SOCKET_S, TimedSockets
+
+    class Socket:
+        timeout = None
+
+        def settimeout(self, seconds):
+            self.timeout = seconds
+
+    class Sockets:
+        def socket(self, *args):
+            return Socket()
+
+        def getaddrinfo(self, host, port):
+            return [(2, 1, 0, "", (host, port))]
+
+    sockets = TimedSockets(Sockets())
+    assert sockets.socket().timeout == SOCKET_S
+    assert 2 * SOCKET_S * 1000 < WATCHDOG_MS       # connect, then its answer
+    assert sockets.getaddrinfo("b", 1883)[0][-1] == ("b", 1883)
