@@ -77,20 +77,23 @@ STYLES = {
     "stick_black": ((255, 113, 0), "steady", _LOW),            # orange
     "attract": ((28, 146, 255), "glow", _HIGH),                # sky blue
     "setup": ((0, 255, 126), "breathe", _LOW),                 # bluish green
-    # Setup and restore name the colour of the piece each square wants (see
-    # side_colours): blue for black, yellow for white, the yellow brighter.
-    "put_black": ((0, 95, 255), "slow", _PUT_B),               # blue
-    "put_white": ((255, 228, 15), "slow", _PUT_W),             # yellow
-    "setup_black": ((0, 95, 255), "breathe", _PLACED_B),       # blue
-    "setup_white": ((255, 228, 15), "breathe", _PLACED_W),     # yellow
 }
 _WAVES = tuple(sorted(PATTERNS))   # a pattern's place here is its number in Lights
 
 _ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
 
-# A square that wants a piece ("put") or holds one already ("setup"), by the
-# colour of the piece that belongs there: black's role, white's role.
-_SIDE_ROLES = {"put": ("put_black", "put_white"), "setup": ("setup_black", "setup_white")}
+def side_styles():
+    """The looks of the setup colours, as STYLES gives every other role's:
+    role -> (colour, pattern, level). Movable's blue for a black piece,
+    missing's yellow for a white one, the yellow brighter; blinking where a
+    piece is wanted, swelling softly where one stands. Kept out of STYLES and
+    made only when asked (by Lights at start, by the laptop's tools): a
+    table always in memory cost the Pico's heap room its games needed."""
+    blue = STYLES["movable"][0]
+    yellow = STYLES["missing"][0]
+    return {"put_black": (blue, "slow", _PUT_B), "put_white": (yellow, "slow", _PUT_W),
+            "setup_black": (blue, "breathe", _PLACED_B),
+            "setup_white": (yellow, "breathe", _PLACED_W)}
 
 
 def side_colours(led_roles, position, squares=30):
@@ -106,13 +109,13 @@ def side_colours(led_roles, position, squares=30):
     if not position:
         return
     for i in range(squares):
-        pair = _SIDE_ROLES.get(led_roles[i])
-        if pair is not None:
+        role = led_roles[i]
+        if role == "put" or role == "setup":     # wants a piece, or holds one already
             side = position[i]
             if side == "B":
-                led_roles[i] = pair[0]
+                led_roles[i] = "put_black" if role == "put" else "setup_black"
             elif side == "W":
-                led_roles[i] = pair[1]
+                led_roles[i] = "put_white" if role == "put" else "setup_white"
 
 
 # -- power ----------------------------------------------------------------------
@@ -193,14 +196,15 @@ class Lights:
         # packed in one small int (no tuple per role): 0xRRGGBB, the pattern's
         # place in _WAVES from bit 24, and bit 28 for the attract glow.
         self._styles = {}
-        for role in STYLES:
-            colour, pattern, level = STYLES[role]
-            base = [c * level // 255 * cap // 255 for c in colour]
-            if level and cap and max(base) == 0:
-                base[colour.index(max(colour))] = 1   # dim, never invisible
-            self._styles[role] = ((base[0] << 16) | (base[1] << 8) | base[2]
-                                  | (_WAVES.index(pattern) << 24)
-                                  | ((1 << 28) if role == "attract" else 0))
+        for looks in (STYLES, side_styles()):
+            for role in looks:
+                colour, pattern, level = looks[role]
+                base = [c * level // 255 * cap // 255 for c in colour]
+                if level and cap and max(base) == 0:
+                    base[colour.index(max(colour))] = 1   # dim, never invisible
+                self._styles[role] = ((base[0] << 16) | (base[1] << 8) | base[2]
+                                      | (_WAVES.index(pattern) << 24)
+                                      | ((1 << 28) if role == "attract" else 0))
         self._rgb = bytearray(3 * count)
         self.frame = [(0, 0, 0)] * count
 

@@ -17,7 +17,7 @@ a brightness difference, which every eye sees.
 
 import pytest
 
-from firmware.lights import Lights, STYLES
+from firmware.lights import Lights, STYLES, side_styles
 
 from board_sim import BoardSim
 
@@ -107,11 +107,17 @@ def test_a_takeback_asks_for_the_piece_back_in_its_colour():
 
 
 def test_the_setup_colours_and_the_other_roles_keep_their_looks_apart():
-    for role in ("put_black", "put_white", "setup_black", "setup_white"):
-        assert role in STYLES
-    assert STYLES["put_black"][1] == STYLES["put_white"][1]            # both: put a piece here
-    assert STYLES["setup_black"][1] == STYLES["setup_white"][1]        # both: already there
-    assert STYLES["put_black"][1] != STYLES["setup_black"][1]
+    """Each setup look differs from every role of STYLES by blink pattern or
+    brightness, and the two colours of one look share its pattern."""
+    side = side_styles()
+    assert sorted(side) == ["put_black", "put_white", "setup_black", "setup_white"]
+    assert side["put_black"][1] == side["put_white"][1]            # both: put a piece here
+    assert side["setup_black"][1] == side["setup_white"][1]        # both: already there
+    assert side["put_black"][1] != side["setup_black"][1]
+    looks = set((pattern, level) for _, pattern, level in STYLES.values())
+    for role in side:
+        assert side[role][1:] not in looks, role
+        assert role not in STYLES
 
 
 # -- colour blindness, simulated ---------------------------------------------------
@@ -131,7 +137,7 @@ SIMULATIONS = {
 
 def seen_as(role, eye):
     """The role's colour at its level, linear 0..1, as ``eye`` sees it."""
-    colour, _, level = STYLES[role]
+    colour, _, level = side_styles()[role]
     lin = [c / 255 * level / 255 for c in colour]
     m = SIMULATIONS[eye]
     return [min(1.0, max(0.0, sum(m[i][j] * lin[j] for j in range(3)))) for i in range(3)]
