@@ -383,7 +383,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         """
         self._now = now_ms
         self.frame_changed = False
-        if self._save_due:
+        saved = self._save_due
+        if saved:
             self._save_now()             # what the last step showed, saved now
         if self._changed_at is None:
             self._changed_at = now_ms
@@ -409,6 +410,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         self._mode_tick(now_ms)
         if self._dirty or (self._animated and ticks_diff(now_ms, self._frame_at) >= _FRAME_MS):
             self._render(now_ms)
+        if not saved and self._state == "move":
+            self._recogniser.work()      # after the lights: one move's boards on the way
         events = self._events
         if events is None:
             return _NO_EVENTS
@@ -681,12 +684,16 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             return
         self._state = "move"
         self._mismatch = None
-        self._recogniser.begin(game.position.occupancy(), moves)
+        base = game.position.occupancy()
+        r = self._recogniser
+        r.begin(base, moves)
         self._dirty = True
-        if self._settled:
+        if self._occ == base:
+            r.show_waiting(self.roles)   # the boards on the way come in later passes
+        elif self._settled:
             self._board_settled()        # judges the board, hints and all
         else:
-            self._recogniser.classify(self._occ, self.roles)
+            r.classify(self._occ, self.roles)
 
     def _check_now(self):
         """Judge the board at once if it is already at rest."""

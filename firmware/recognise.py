@@ -136,6 +136,7 @@ class Recogniser:
         self.occs = [0] * _BOARDS        # the occupancy of every board on the way
         self.infos = [0] * _BOARDS       # the rest of each, as _pack made it
         self.count = 0                   # how many of them are this throw's
+        self.built = 0                   # how many moves have their boards listed
         self.origins = 0                 # squares of pieces with a legal move
         self.move = None
         self.extra = 0
@@ -146,29 +147,49 @@ class Recogniser:
         self._last_place = [0] * (_SQUARES + 1)
 
     def begin(self, base, moves):
-        """A new throw: ``moves`` are the legal moves from occupancy ``base``."""
+        """A new throw: ``moves`` are the legal moves from occupancy ``base``.
+
+        Only the pieces that may move are worked out here (the lights need
+        them at once); the boards on the way are listed by ``work``, one
+        move's a call, in the loop's passes after the throw has been shown,
+        and all at once if the board is judged before that."""
         self.base = base
         self.moves = moves
-        # The lists are kept from throw to throw and only ever grow: a throw
-        # allocates nothing for them once a throw with as many boards was seen.
-        occs = self.occs
-        infos = self.infos
-        n = 0
         origins = 0
         for k in range(len(moves)):
-            move = moves[k]
-            origins |= bit(move.origin)
-            for st in move_states(move, base):
-                if n == len(occs):
-                    occs.append(0)
-                    infos.append(0)
-                occs[n] = st[0]
-                infos[n] = _pack(k, st[1], st[2], st[3], st[4])
-                n += 1
-        self.count = n
+            origins |= bit(moves[k].origin)
         self.origins = origins
+        self.count = 0
+        self.built = 0
         self.move = None
         self.reset_touches()
+
+    def work(self):
+        """List the boards on the way of one more move; False once all are.
+        The lists are kept from throw to throw and only ever grow: a throw
+        allocates nothing for them once a throw with as many boards was seen."""
+        k = self.built
+        moves = self.moves
+        if k >= len(moves):
+            return False
+        occs = self.occs
+        infos = self.infos
+        n = self.count
+        for st in move_states(moves[k], self.base):
+            if n == len(occs):
+                occs.append(0)
+                infos.append(0)
+            occs[n] = st[0]
+            infos[n] = _pack(k, st[1], st[2], st[3], st[4])
+            n += 1
+        self.count = n
+        self.built = k + 1
+        return True
+
+    def show_waiting(self, roles):
+        """The board is as before the move: the pieces that may move (what
+        ``classify`` shows then, without needing the boards on the way)."""
+        self._show_waiting(roles, self.origins)
 
     def end(self):
         """The throw is played: let go of its moves (and the positions they
@@ -176,6 +197,7 @@ class Recogniser:
         room instead of new room beside the old."""
         self.moves = _NO_MOVES
         self.count = 0
+        self.built = 0
         self.move = None
 
     def reset_touches(self):
@@ -222,6 +244,8 @@ class Recogniser:
 
     def classify(self, occ, roles):
         """Where the board stands; fills ``roles`` and returns the verdict."""
+        while self.work():
+            pass                         # every board on the way is needed now
         self.move = None
         self.extra = 0
         self.missing = 0
