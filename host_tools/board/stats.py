@@ -10,7 +10,8 @@ The picture is an SVG, drawn here without a plotting library: for every
 day a bar of the games finished with the games abandoned on top, and a dot
 for the typical length of a finished game that day (the day's time in
 finished games over their number). The summary names the days, the games,
-the busiest day and the typical length over them all.
+the busiest day, the typical length over them all, and the hours in games
+against the hours of the travelling light (a board waiting for visitors).
 """
 
 import csv
@@ -25,6 +26,7 @@ BARS_TOP, BARS_BOTTOM = 60, 300          # games per day
 DOTS_TOP, DOTS_BOTTOM = 350, 470         # minutes a finished game
 FINISHED, ABANDONED, LENGTH = "#0072b2", "#e69f00", "#009e73"   # Okabe-Ito
 NEEDED = ("date", "games_finished", "games_abandoned", "finished_s")
+TIMES = ("play_s", "attract_s")          # read when there, else 0
 
 
 class StatsError(Exception):
@@ -32,7 +34,8 @@ class StatsError(Exception):
 
 
 def read_days(path):
-    """[(date, finished, abandoned, finished_s)] a day, from the CSV at ``path``."""
+    """[(date, finished, abandoned, finished_s, play_s, attract_s)] a day,
+    from the CSV at ``path``."""
     try:
         with open(path, encoding="utf-8", newline="") as f:
             reader = csv.DictReader(f)
@@ -51,7 +54,7 @@ def read_days(path):
                          "its row less the one before, so come back after a day" % path)
     days = []
     for before, row in zip(rows, rows[1:]):
-        figures = [_since(before, row, name) for name in NEEDED[1:]]
+        figures = [_since(before, row, name) for name in NEEDED[1:] + TIMES]
         days.append((row["date"],) + tuple(figures))
     return days
 
@@ -83,6 +86,8 @@ def summary(days, out_path):
     if finished:
         lines.append("a finished game takes %.1f minutes"
                      % (sum(d[3] for d in days) / finished / 60))
+    lines.append("in games %.1f h, in the travelling light %.1f h"
+                 % (sum(d[4] for d in days) / 3600, sum(d[5] for d in days) / 3600))
     lines.append("picture: %s" % out_path)
     return "\n".join(lines)
 
@@ -115,7 +120,7 @@ def draw(days):
            '%s to %s</text>' % (LEFT, days[0][0], days[-1][0])]
     out += _axis(BARS_TOP, BARS_BOTTOM, top, step, "games")
     out += _axis(DOTS_TOP, DOTS_BOTTOM, mtop, mstep, "minutes a finished game")
-    for i, (date, finished, abandoned, _) in enumerate(days):
+    for i, (date, finished, abandoned) in enumerate(d[:3] for d in days):
         x = LEFT + i * slot + slot * 0.15
         w = slot * 0.7
         h_f, h_a = finished * per_game, abandoned * per_game

@@ -25,6 +25,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 def play_day(usage, t, finished, abandoned, minutes):
     """One museum day as the App's events tell it; returns the clock after."""
     for g in range(finished + abandoned):
+        usage.see({"event": "museum", "what": "attract"}, t, "kendall")
+        t += 120000                        # two minutes of the travelling light
+        usage.see({"event": "museum", "what": "wake"}, t, "kendall")
         usage.see({"event": "start", "side": "W"}, t, "kendall")
         t += minutes * 60000 if g < finished else 4 * 60000
         end = {"event": "game_over", "winner": "W"} if g < finished else {"event": "new"}
@@ -62,6 +65,9 @@ def test_the_summary_counts_the_week(tmp_path, capsys):
     finished_minutes = sum(f * m for f, _, m in WEEK)
     assert "a finished game takes %.1f minutes" % (finished_minutes / 110) in text
     assert out in text
+    # the time in games against the time the board waited with its travelling light
+    in_games = sum((f * m + a * 4) * 60 for f, a, m in WEEK) / 3600
+    assert "in games %.1f h, in the travelling light %.1f h" % (in_games, 142 * 2 / 60) in text
 
 
 def test_the_picture_has_a_bar_pair_a_day_in_proportion(tmp_path):
