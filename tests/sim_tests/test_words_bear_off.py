@@ -37,3 +37,19 @@ def test_the_computer_and_the_board_say_the_same_sentence_but_for_who(lang):
     assert words["do.computer_off"] != words["do.board_off"]
     assert len(words["do.computer_off"].split()) == pytest.approx(
         len(words["do.board_off"].split()), abs=2)
+
+
+def test_museum_md_quotes_the_boards_own_sentences_as_the_page_says_them():
+    """docs/museum.md tells staff what the screen says while the board plays a
+    lone visitor's side: the page's English sentences, word for word."""
+    import os
+    import paths
+    with open(os.path.join(paths.ROOT, "docs", "museum.md"), encoding="utf-8") as f:
+        doc = " ".join(f.read().split())
+    words = sentences("en")
+    said = [words["status.board_plays.B"].split(":")[0],
+            words["do.board_throws.B"],
+            words["do.board"].format(**{"from": 9, "to": 12}),
+            words["do.board_off"].format(**{"from": 28})]
+    for sentence in said:
+        assert sentence in doc, sentence
