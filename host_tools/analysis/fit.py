@@ -4,8 +4,9 @@
 
 plays N seeded games in each ruleset variant, both sides playing as the
 computer at level 2, fits the logistic weights to who went on to win,
-measures the calibration error of the chances given on games the fit never
-saw, and writes
+scales them on N/2 other games so that the chances given with a throw in
+hand come true, measures the calibration error left on N/2 games neither
+step saw, and writes
 host_tools/analysis/fitted.py. Deterministic: the same seeds give the same
 games and the same weights. Plain Python (a Newton fit of six weights), so
 it needs nothing the package does not already have.
@@ -27,6 +28,7 @@ from host_tools.analysis.chance import FEATURES, Model, features, move_chances
 VARIANTS = ("kendall", "kendall:pieces=7", "hungarian", "hungarian:no_move=end",
             "hungarian:own_groups_block=true")
 FIT_SEEDS = 1000000            # games the weights are fitted to start at this seed
+SCALE_SEEDS = 2000000          # games the weights are scaled on
 CHECK_SEEDS = 3000000          # games that measure the calibration error
 MAX_PLIES = 3000
 POLICY_LEVEL = 2               # the computer level both sides play in the games fitted to
@@ -225,17 +227,47 @@ def given_pairs(games):
 # -- the command ---------------------------------------------------------------------
 
 def fit_variant(spec, games, workers, out=sys.stdout):
-    """Fit ``spec``'s weights to ``games`` self-play games, then measure the
-    calibration error of the chances given on half as many unseen ones."""
+    """Fit ``spec``'s weights to ``games`` self-play games; scale them so
+    that the chances given with a throw in hand come true on half as many
+    other games (``temperature``); measure the calibration error left on
+    half as many again, unseen by either step."""
     played = play_many(spec, range(FIT_SEEDS, FIT_SEEDS + games), None, workers)
     weights, cov = fit(played)
     fitted = {"weights": weights, "cov": cov, "widen": 0.0, "games": games}
-    out.write("%s: weights %s\n" % (spec, " ".join("%.3f" % v for v in weights)))
+    scaling = play_many(spec, range(SCALE_SEEDS, SCALE_SEEDS + games // 2), fitted, workers)
+    t = temperature(given_pairs(scaling))
+    fitted["weights"] = [t * v for v in weights]
+    fitted["cov"] = [[t * t * v for v in row] for row in cov]
+    out.write("%s: weights %s (scaled by %.3f)\n" % (
+        spec, " ".join("%.3f" % v for v in fitted["weights"]), t))
     checks = play_many(spec, range(CHECK_SEEDS, CHECK_SEEDS + games // 2), fitted, workers)
     fitted["widen"] = round(calibration_error(given_pairs(checks)), 4)
     out.write("%s: calibration error on %d unseen games %.4f\n" % (spec, games // 2, fitted["widen"]))
     out.flush()
     return fitted
+
+
+def temperature(pairs, iterations=20):
+    """The factor ``t`` for the logit that makes the chances ``pairs``
+    ((chance, outcome)) come true most often: the chance given with a throw
+    in hand is the best of several moves' chances, which the fit to
+    positions between throws does not see."""
+    rows = []
+    for p, y in pairs:
+        p = min(max(p, 1e-6), 1 - 1e-6)
+        rows.append((math.log(p / (1 - p)), y))
+    t = 1.0
+    for _ in range(iterations):
+        grad = hess = 0.0
+        for z, y in rows:
+            q = 1.0 / (1.0 + math.exp(-max(-40.0, min(40.0, t * z))))
+            grad += (y - q) * z
+            hess += q * (1 - q) * z * z
+        step = grad / hess
+        t += step
+        if abs(step) < 1e-9:
+            break
+    return t
 
 
 def _current():
