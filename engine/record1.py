@@ -47,6 +47,9 @@ def from_record(cls, text):
     """Replay a record as a ``cls`` (engine.game.Game), checking every move
     against the rules."""
     lines = [l.strip() for l in text.splitlines() if l.strip() and not l.startswith("#")]
+    if lines and lines[0].startswith("senet-game ") and lines[0] != RECORD_HEADER:
+        raise PositionError("%r: Game.from_record reads version 1; engine.record.read reads "
+                            "every version (docs/record.md)" % lines[0])
     if not lines or lines[0] != RECORD_HEADER:
         raise PositionError("not a Senet game record (first line must be %r)" % RECORD_HEADER)
     game = None

@@ -52,6 +52,11 @@ def test_a_version_1_record_still_reads(spec):
     assert Game.from_record(old).record() == old          # Game's own record unchanged
 
 
+def test_game_from_record_says_where_a_version_2_record_is_read():
+    with pytest.raises(PositionError, match="engine.record.read reads every version"):
+        Game.from_record(record(_game("kendall", 3)))
+
+
 def test_each_ply_line_is_numbered_by_turn_and_an_extra_throw_stays_in_its_turn():
     plies = read(record(_game("kendall", 7))).plies
     assert plies[0].text == "1. W 1 8-9 capture:B9>8 again"
