@@ -25,7 +25,7 @@ import time
 
 from host_tools.board.messages import DeployError
 from host_tools.board.serialport import add_port_argument, connect, parse_event
-from host_tools.board.usage_csv import UsageLog, add_usage_argument, health_line
+from host_tools.board.usage_csv import UsageLog, add_usage_argument, health_line, usage_line
 
 SQUARES = 30
 # One character per light role (docs/lights.md); "" shows nothing.
@@ -254,6 +254,8 @@ class View:
             lines += [silent_line(quiet), ""]
         if self.health:
             lines.append(health_line(self.health))
+            if usage_line(self.health):
+                lines.append(usage_line(self.health))
             for entry in (self.health.get("log") or [])[-3:]:
                 if isinstance(entry, dict):
                     lines.append("  crash in boot %s after %ss: %s" % (

@@ -138,3 +138,16 @@ def health_line(event):
         text += "; last in boot %s after %ss: %s" % (last.get("boot"), last.get("uptime_s"),
                                                      last.get("error"))
     return text
+
+
+def usage_line(event):
+    """The visitors' figures of a ``health`` event in one line, or None for
+    a board that counts none (older firmware)."""
+    row = row_of(event, "")
+    if row is None:
+        return None
+    return ("visitors: %d games started, %d finished, %d abandoned; %d moves, %d mistakes, "
+            "%d takebacks; the board offered %d times, took %d side(s), gave %d back"
+            % (row["games_started"], row["games_finished"], row["games_abandoned"],
+               row["moves"], row["mistakes"], row["takebacks"], row["offers"],
+               row["takeovers"], row["hand_backs"]))

@@ -123,3 +123,14 @@ def test_show_keeps_the_row_from_the_health_events_it_mirrors(tmp_path):
     mirror.line(json.dumps(health(11, finished=2)).encode())
     mirror.line(b'{"event": "health", "usage": "garbled"}')
     assert [r["moves"] for r in rows(path)] == ["11"]
+
+
+def test_the_monitor_shows_the_visitors_figures_under_the_health_line():
+    import json
+    view = monitor.View("/dev/ttyACM0", monitor.Record(os.devnull), now=0.0)
+    view.line(json.dumps(health(2150, finished=30, abandoned=10, started=41)).encode(), 1.0)
+    text = view.render(now=2.0)
+    assert ("visitors: 41 games started, 30 finished, 10 abandoned; 2150 moves, "
+            "1 mistakes, 0 takebacks; the board offered 2 times, took 1 side(s), gave 0 back") in text
+    view.line(b'{"event": "health", "boots": 4, "crashes": 0}', 3.0)   # an older board
+    assert "visitors:" not in view.render(now=4.0)
