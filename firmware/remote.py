@@ -40,6 +40,9 @@ PING_MS = const(20000)         # a ping keeps the link alive between moves
 SOCKET_S = 3                   # the longest one socket call may wait (the watchdog: 8 s)
 READS_PER_POLL = const(4)      # messages taken from the broker in one look
 KEEP_UNSENT = const(8)         # messages kept while the link is down (oldest dropped)
+# mbedtls's "allocation failed" codes (SSL, bignum, certificate), as the
+# OSError of a TLS connection that found no room in the heap
+TLS_NO_MEMORY = (-0x7F00, -0x0010, -0x2880)
 
 NO_WIFI = "this board has no Wi-Fi (remote play needs a Pico W)"
 NO_MQTT = ("umqtt.simple is not installed: deploy with this config.json installs it "
@@ -106,10 +109,10 @@ def _reason(e):
     name = type(e).__name__
     if name == "MQTTException":
         return "the broker refused the board (code %s)" % (e.args[0] if e.args else "?")
-    if isinstance(e, MemoryError):
+    code = e.args[0] if e.args and isinstance(e.args[0], int) else None
+    if isinstance(e, MemoryError) or code in TLS_NO_MEMORY:
         return "not enough memory for the link (TLS needs the most)"
     if isinstance(e, OSError):
-        code = e.args[0] if e.args and isinstance(e.args[0], int) else None
         return "the broker cannot be reached (OSError %s)" % code
     return "the link failed (%s)" % name
 

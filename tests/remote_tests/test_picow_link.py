@@ -331,3 +331,19 @@ def test_every_socket_umqtt_makes_gets_a_time_limit_inside_the_watchdogs():
     assert sockets.socket().timeout == SOCKET_S
     assert 2 * SOCKET_S * 1000 < WATCHDOG_MS       # connect, then its answer
     assert sockets.getaddrinfo("b", 1883)[0][-1] == ("b", 1883)
+
+
+def test_tls_without_the_memory_for_it_is_said_in_words():
+    # mbedtls's allocation failures reach Python as OSErrors with its codes:
+    # MBEDTLS_ERR_SSL_ALLOC_FAILED, MBEDTLS_ERR_MPI_ALLOC_FAILED,
+    # MBEDTLS_ERR_X509_ALLOC_FAILED
+    for code in (-0x7F00, -0x0010, -0x2880):
+        broker = Broker()
+        link, _ = board(broker)
+        Client = client_class(broker)
+
+        def connect(self, code=code):
+            raise OSError(code, "MBEDTLS error")
+        link._client_class = type("Client", (Client,), {"connect": connect})
+        events = run(link, 0, 300)
+        assert events[0]["why"] == "not enough memory for the link (TLS needs the most)", code
