@@ -166,19 +166,21 @@ def _header_lines(game, headers):
            "start": game.start.text()}
     if game.opening:
         own["opening"] = " ".join([str(v) for v in game.opening])
+    given = {}
     for key in headers:
-        value = str(headers[key])
+        value = str(headers[key]).strip()
         _check_header(key, value)
+        given[key] = value
         if key in own and value != own[key]:
             raise RecordError("header %s %r disagrees with the game (%s)" % (key, value, own[key]))
     out = []
     for key in _FIRST:
-        value = own.get(key, headers.get(key))
+        value = own.get(key, given.get(key))
         if value is not None:
-            out.append((key, str(value)))
-    for key in sorted(headers):
+            out.append((key, value))
+    for key in sorted(given):
         if key not in _FIRST and key not in _LAST:
-            out.append((key, str(headers[key])))
+            out.append((key, given[key]))
     for key in _LAST:
         if key in own:
             out.append((key, own[key]))
@@ -218,6 +220,8 @@ def _ply(rs, number, turn, side, throw, move, before):
 def _check_header(key, value):
     if not key or not ("a" <= key[0] <= "z") or not _word(key):
         raise RecordError("a header name is a lower-case word, got %r" % key)
+    if key == "end":
+        raise RecordError("'end' begins the end line; it cannot be a header")
     if not value.strip() or "\n" in value or "\r" in value:
         raise RecordError("header %s needs a value on one line, got %r" % (key, value))
     if key == "date":

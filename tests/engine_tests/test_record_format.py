@@ -124,12 +124,19 @@ def test_an_unfinished_game_has_the_result_star():
     assert again.result == "*" and again.game.position == game.position
 
 
+def test_header_values_read_back_as_given():
+    game = _game("kendall", 2)
+    again = read(record(game, {"white": "  Ada  ", "seat": 3}))
+    assert again.headers["white"] == "Ada" and again.headers["seat"] == "3"
+
+
 def test_record_refuses_headers_it_cannot_write():
     game = _game("kendall", 2)
     for headers, words in (({"date": "tomorrow"}, "YYYY-MM-DD"),
                            ({"white": "two\nlines"}, "one line"),
                            ({"Colour": "x"}, "lower-case"),
-                           ({"ruleset": "hungarian"}, "disagrees")):
+                           ({"ruleset": "hungarian"}, "disagrees"),
+                           ({"end": "soon"}, "end line")):
         with pytest.raises(RecordError, match=words):
             record(game, headers)
 
