@@ -4,6 +4,9 @@ malformed record refused in one line that names the line."""
 
 import json
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -206,3 +209,32 @@ def test_the_example_in_the_docs_reads_back_and_is_what_the_code_writes():
     for key in ("ruleset", "result", "start", "opening"):
         headers.pop(key, None)
     assert record(game, headers) == example
+
+
+# -- the same on the MicroPython unix port -------------------------------------------
+
+def test_micropython_writes_and_reads_the_same_records():
+    """engine/ runs on MicroPython: its record is the same text there."""
+    micropython = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(micropython):
+        micropython = shutil.which("micropython")
+    if micropython is None:
+        pytest.fail("micropython (the unix port) is not installed: run scripts/test.sh, "
+                    "or pip install -e '.[test]'")
+    script = (
+        "import sys\nsys.path.insert(0, %r)\n"
+        "from engine.rules import parse_ruleset\nfrom engine.game import play_game\n"
+        "from engine.record import record, read\n"
+        "for spec in %r:\n"
+        "    text = record(play_game(parse_ruleset(spec), 130), {'date': '2026-12-01'})\n"
+        "    again = read(text)\n"
+        "    print(text == record(again.game, {'date': '2026-12-01'}), len(again.plies),\n"
+        "          again.plies[-1].text)\n" % (paths.ROOT, VARIANTS))
+    done = subprocess.run([micropython, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    expected = []
+    for spec in VARIANTS:
+        again = read(record(play_game(parse_ruleset(spec), 130), {"date": "2026-12-01"}))
+        expected.append("True %d %s" % (len(again.plies), again.plies[-1].text))
+    assert done.stdout.splitlines() == expected
