@@ -126,7 +126,7 @@ def marks_of(rs, move):
         tokens.append("capture:%s%d>%d" % (other(move.side), move.to, move.origin))
     if move.to == rs.water and move.final != OFF:      # K12, H10
         tokens.append("water:%s>%d" % (_water_rule(rs), move.final))
-    elif move.final != move.to and move.final != OFF:  # K11
+    elif move.to in rs.happiness and move.final == rs.happiness[move.to]:   # K11
         tokens.append("happiness:K11>%d" % move.final)
     if move.final == OFF:                              # K13, H11
         tokens.append("off")
