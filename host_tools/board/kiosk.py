@@ -30,6 +30,7 @@ BROWSER = "senet-board-browser.service"
 AUTOSTART = "senet-board-kiosk.desktop"
 BY_ID = "/dev/serial/by-id"
 BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")   # Debian, Raspberry Pi OS
+USAGE_CSV = "%h/senet-usage.csv"   # the visitors' figures, a row a day (docs/museum.md)
 RESTART_S = 5                 # a crashed show or browser is back this soon
 WAIT_TRY_S = 0.5              # how often the browser unit asks whether the page answers
 
@@ -178,13 +179,14 @@ def show_unit(port, http_port, lang=None):
     if lang:
         words += ["--lang", lang]
     where = port or "the one Pico plugged in"
+    usage = ["--usage", USAGE_CSV]         # %h: systemd puts the user's home there
     return "\n".join([
         "[Unit]",
         "Description=Senet board: the kiosk page of the board on %s" % where.replace("%", "%%"),
         "",
         "[Service]",
         "Environment=PYTHONUNBUFFERED=1",      # its lines reach journalctl at once
-        "ExecStart=" + command(words),
+        "ExecStart=" + command(words, usage),
         "Restart=always",
         "RestartSec=%d" % RESTART_S,
         "",

@@ -86,6 +86,8 @@ def test_the_units_restart_and_start_the_page_and_the_browser_in_order(tmp_path)
     assert argv[argv.index("show") + 1:argv.index("show") + 3] == ["--view", "kiosk"]
     assert "--no-browser" in argv
     assert argv[argv.index("--port") + 1] == str(link)
+    assert argv[argv.index("--usage") + 1] == "%h/senet-usage.csv", \
+        "the museum's usage figures are kept in the user's home"
     for sections in (show, browser):
         assert sections["Service"]["Restart"][0] in ("always", "on-failure")
         assert float(sections["Service"]["RestartSec"][0]) > 0
@@ -158,6 +160,8 @@ def test_the_show_units_command_serves_the_page_of_the_board(tmp_path):
         show, browser = unit(files[SHOW]), unit(files[BROWSER])
         http = free_port()
         argv = with_option(shlex.split(show["Service"]["ExecStart"][0]), "--http-port", str(http))
+        usage = argv[argv.index("--usage") + 1]
+        argv = with_option(argv, "--usage", usage.replace("%h", str(tmp_path)))
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         wait = [a for a in browser["Service"]["ExecStartPre"] if "--wait-for" in a][0]
         wait = shlex.split(wait.replace(":8738/", ":%d/" % http))
