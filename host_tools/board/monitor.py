@@ -7,8 +7,8 @@ last events. Pieces come from the positions the board reports (``ready``,
 ``move``'s ``after``, ``state``); lights from ``state`` events, which the
 monitor asks for after each event (the board answers ``{"cmd": "state"}``).
 
-The game record (engine.game's text format, readable by
-``Game.from_record``) is rewritten after every move, so an unplugged cable
+The game record (docs/record.md, read back by ``engine.record.read``, dated
+the day it began) is rewritten after every move, so an unplugged cable
 loses nothing. A monitor started mid-game records from the position it first
 sees (the record's ``start`` line). Lines that are not events (boot messages,
 tracebacks, noise) are shown, counted and otherwise ignored.
@@ -111,8 +111,7 @@ class Record:
             self.games += 1
             root, ext = os.path.splitext(self.base)
             self.path = "%s-%d%s" % (root, self.games + 1, ext)
-        self.game = game
-        self.throw = None
+        self.game, self.throw, self.date = game, None, time.strftime("%Y-%m-%d")
         self.write()
 
     def event(self, event):
@@ -167,7 +166,8 @@ class Record:
             return
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
-            f.write(self.game.record())
+            from engine.record import record
+            f.write(record(self.game, {"date": self.date}))
         os.replace(tmp, self.path)
 
 

@@ -10,6 +10,7 @@ import io
 import json
 import os
 import pty
+import re
 import threading
 import time
 import tty
@@ -18,6 +19,7 @@ import pytest
 
 from engine import ruleset
 from engine.game import Game, play_game
+from engine.record import read
 from host_tools.board import monitor
 from standin.boards import deployed
 from standin.scenario import KENDALL_START, hook
@@ -99,7 +101,7 @@ def test_a_whole_game_is_recorded_through_noise(tmp_path):
     text = out.getvalue()
     assert "(not an event) Traceback" in text
     assert "game over: %s wins" % game.winner in text
-    replayed = Game.from_record(record.read_text())
+    replayed = read(record.read_text()).game
     assert replayed.record() == game.record()
     assert replayed.winner == game.winner
     # the final view shows the board as the game ended
@@ -132,8 +134,10 @@ def test_a_live_board_on_the_stand_in(tmp_path):
     assert "hello" in text
     assert "Senet board on %s: firmware 0.1.0, kendall" % board.port in text
     assert "->   1 B" in text and "10 W" in text
-    assert record.read_text().splitlines()[:3] == [
-        "senet-game 1", "ruleset kendall", "start BWBWBWBWBW.................... W"]
+    lines = record.read_text().splitlines()
+    assert lines[:2] == ["senet-game 2", "ruleset kendall"]
+    assert re.match(r"date \d{4}-\d\d-\d\d$", lines[2]), lines[2]
+    assert "start BWBWBWBWBW.................... W" in lines
 
 
 # -- a board that goes silent ------------------------------------------------------------
@@ -216,7 +220,7 @@ def test_without_record_the_game_goes_to_the_users_data_folder_not_the_current_o
     assert len(records) == 1 and records[0].startswith("senet-")
     path = os.path.join(folder, records[0])
     assert out.getvalue().splitlines()[0] == "Recording the game in %s" % path
-    assert Game.from_record(open(path).read()).record() == game.record()
+    assert read(open(path).read()).game.record() == game.record()
 
 
 def test_records_left_in_a_clone_are_ignored_by_git():
