@@ -83,6 +83,8 @@ def idle_steps_allocate_nothing():
     board.setup().press()
     app = board.app
     t = board.t + 1000
+    for dt in range(6):                      # the throw's boards on the way, a move a pass
+        app.step(t - 500 + dt * 10, board.occ, False)
     app.step(t, board.occ, False)            # a redraw is due: draw it now
     gc.collect()
     micropython.heap_lock()
