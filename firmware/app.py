@@ -28,7 +28,9 @@ States (``app.state``):
 Time comes only from ``now_ms``; intervals are differences, through
 ``time.ticks_diff`` where it exists, so the Pico's wrapping ms counter is fine.
 An idle step (nothing changed, no timer due, no blink phase to draw) returns
-the same empty list and allocates nothing.
+the same empty list and allocates nothing, but for the few passes after a
+save that write the saved game again in the background (firmware/store.py:
+a few plies' text a pass, collected with the next save's garbage).
 """
 
 import gc
@@ -410,8 +412,12 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         self._mode_tick(now_ms)
         if self._dirty or (self._animated and ticks_diff(now_ms, self._frame_at) >= _FRAME_MS):
             self._render(now_ms)
-        if not saved and self._state == "move":
-            self._recogniser.work()      # after the lights: one move's boards on the way
+        # after the lights: one move's boards on the way, or else, in a pass
+        # with nothing to show, a slice of the saved game's rewrite
+        quiet = not saved and (self._state != "move" or not self._recogniser.extend())
+        if (quiet and self._events is None and self._settled and not self.frame_changed
+                and self._store is not None):
+            self._store.work()
         events = self._events
         if events is None:
             return _NO_EVENTS

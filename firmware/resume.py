@@ -261,57 +261,86 @@ def replay_log(f, game):
 
 def load_store(store):
     """``Store.load`` (firmware/store.py): game.sav's newest record in mode
-    "ring"; else game.tmp if it reads back whole, else game.json and
-    game.log; see there."""
+    "ring"; else game.tmp if it reads back whole; else game.new if it reads
+    back whole, with game.log2 on top; else game.json with game.log and
+    game.log2 on top; see there."""
     ring = store.ring_writer()
     if ring is not None and store.exists(store.ring):
         found = ring.load()
         if found is not None:
             return found
-    if store.exists(store.temp):
+    game = _whole(store, store.temp, ())
+    if game is not None:
         try:
-            game = _retried(store, store.temp, False)
-        except MemoryError:
-            raise
-        except Exception:        # cut short while it was written: not a save
-            game = None
-        if game is not None:
-            try:
-                store.finish()               # the rewrite the cut stopped
-            except OSError:                  # game.tmp stays the game; the
-                pass                         # next save finishes it first
-            return game, None
-        store.remove(store.temp)
+            store.finish()               # the rewrite the cut stopped
+        except OSError:                  # game.tmp stays the game; the
+            pass                         # next save finishes it first
+        return game, None
+    game = _whole(store, store.new, (store.log2,))
+    if game is not None:
+        try:
+            from firmware.rewrite import settle
+            settle(store)                # the rewrite in the background, put in place
+        except OSError:
+            store.forget()               # the next save writes the whole file
+        return game, None
     if not store.exists(store.path):
         return None, None
     try:
-        return _retried(store, store.path, True), None
+        game = _retried(store, store.path, (store.log, store.log2))
     except MemoryError:
         raise
     except Exception as e:   # ValueError from json or the replay, OSError
         _set_aside(store)
         return None, "game.json: %s" % (e,)
+    if store.exists(store.log2):
+        if store.exists(store.log):
+            store.forget()               # a rewrite in the background cut short:
+        else:                            # the next save writes the whole file
+            try:
+                store.fs.rename(store.log2, store.log)   # game.json is the new one
+            except OSError:
+                store.forget()
+    return game, None
 
 
-def _retried(store, path, with_log):
+def _whole(store, path, logs):
+    """The game in ``path`` (a rewrite's file), with ``logs`` on top, if it
+    reads back whole; else None, and the file (a rewrite cut short) removed."""
+    if not store.exists(path):
+        return None
     try:
-        return _read(store, path, with_log)
+        return _retried(store, path, logs)
+    except MemoryError:
+        raise
+    except Exception:        # cut short while it was written: not a save
+        store.remove(path)
+        return None
+
+
+def _retried(store, path, logs):
+    try:
+        return _read(store, path, logs)
     except MemoryError:
         gc.collect()
-        return _read(store, path, with_log)
+        return _read(store, path, logs)
 
 
-def _read(store, path, with_log):
+def _read(store, path, logs):
+    """The game in ``path``, the ``logs`` that are there replayed on top in
+    turn (up to a line cut short or damaged: the rest is not replayed)."""
     f = store.open(path)
     try:
         game = load_game(f)              # replayed while it is read
     finally:
         f.close()
     size = 0
-    if with_log and store.exists(store.log):
+    for log in logs:
+        if size < 0 or not store.exists(log):
+            continue
         if _MICROPYTHON:
             gc.collect()                 # the reading's garbage gone first
-        f = store.open(store.log)
+        f = store.open(log)
         try:
             size = replay_log(f, game)   # -1: a line cut short or damaged
         finally:
@@ -322,7 +351,7 @@ def _read(store, path, with_log):
 
 def _set_aside(store):
     """Keep the unreadable game.json as game.bad (replacing an older one);
-    its log means nothing without it."""
+    its logs mean nothing without it."""
     bad = store.path[:-4] + "bad"        # game.json -> game.bad, in the same folder
     store.remove(bad)
     try:
@@ -330,3 +359,4 @@ def _set_aside(store):
     except OSError:
         pass
     store.remove(store.log)
+    store.remove(store.log2)

@@ -1,6 +1,7 @@
 """Saving the game so a power cut loses nothing, at a small cost a move.
 
-Two files hold the game:
+Two files hold the game (and two more while game.json is written again in
+the background, below):
 
 - ``game.json``, the whole game as one small JSON object (the format below),
   written as ``game.tmp`` and renamed over ``game.json``. A rename is atomic
@@ -11,12 +12,34 @@ Two files hold the game:
   under half a kilobyte lives inside the directory's own block, so an append
   programs a page or two of flash and erases nothing.
 
-The whole file is written again only for a new game, a takeback, or when the
-log passes ``_LOG_MAX`` bytes (about 17 moves); every other save is an
-append, the same few bytes at ply 10 and at ply 200.
+The whole file is written at once only for a new game or a takeback; every
+other save is an append, the same few bytes at ply 10 and at ply 200. When
+the log passes ``_LOG_MAX`` bytes (about 17 moves) game.json is written
+again in the background, so that no step a player waits on writes the whole
+game (some 80 ms on a Pico late in a game):
 
-A rewrite goes: ``game.tmp`` written and closed, ``game.log`` removed,
-``game.tmp`` renamed over ``game.json``. So a ``game.tmp`` that reads back
+- the save that passed it notes the game as the flash now holds it, ply K;
+- the App's quiet passes (``work``) write ``game.new``, that game, a few
+  plies a pass, and close it whole (firmware/rewrite.py);
+- meanwhile every save appends to ``game.log2``, at once as before, so a
+  move is on the flash one step after it is made;
+- a last pass removes ``game.log``, renames ``game.new`` over ``game.json``
+  and ``game.log2`` to ``game.log``.
+
+Loading takes the newest whole game from what a power cut can leave: a
+whole ``game.tmp`` (a rewrite at once; the logs and game.new belong to the
+game before it); else a whole ``game.new`` with ``game.log2`` on top; else
+``game.json`` with ``game.log`` and then ``game.log2`` on top (a
+``game.new`` not whole is a rewrite cut short: dropped). ``game.log`` is
+removed only once ``game.new`` is whole, so ``game.json`` without it and
+with ``game.log2`` is the new one. A store that is given no quiet passes
+(tools, tests of the store alone) rewrites at once, as does one whose
+``game.log2`` passes ``_LOG_MAX`` before the rewrite is done, and a failing
+flash gives the background rewrite up: the next save writes the whole file.
+
+A rewrite at once goes: ``game.tmp`` written and closed, ``game.new``,
+``game.log2`` and ``game.log`` removed, ``game.tmp`` renamed over
+``game.json``. So a ``game.tmp`` that reads back
 whole is always the newest save (it is used, and the rewrite finished); one
 that does not is a save the power cut short, and is dropped without a word:
 the game before it is still in ``game.json`` and ``game.log``, and on a fresh
@@ -27,7 +50,8 @@ the next save then writes the whole file again. Where a rename cannot replace
 a file (FAT), the old file is removed first; ``game.tmp`` is whole by then.
 
 At every moment the flash holds a whole copy of the last save made:
-``game.json`` with its log, or a whole ``game.tmp``. A full or failing flash
+``game.json`` with its logs, a whole ``game.new`` with ``game.log2``, or a
+whole ``game.tmp``. A full or failing flash
 can stop a rewrite after ``game.tmp`` is closed (the log not removed, the
 rename refused, FAT's retry too): ``game.tmp`` is then the game, perhaps the
 only copy, so it is never opened to be written again (``"w"`` would empty
@@ -35,12 +59,17 @@ it) before it is in place; the next save, or the next power-on, finishes
 that rewrite first. And a log that cannot be removed stops the rewrite: left
 beside the new ``game.json`` it would be replayed on the wrong game.
 tests/firmware_tests/test_store_faults.py makes every pair of file operations of a game's
-saves fail, and cuts the power before every operation after them.
+saves fail, and cuts the power before every operation after them, with
+rewrites at once and in the background; tests/firmware_tests/
+test_store_compaction.py sets out every state a background rewrite can
+leave and cuts littlefs before every flash operation of a game's.
 
 Loading (firmware/resume.py) replays the saved history through the rules
 engine as it reads it, so a file that was edited, truncated or written by
 another version can only ever give a legal game or a clear reason why not.
-Only ``os`` and ``json`` are used, as both exist on MicroPython. A ``Store``
+Only ``os`` and ``json`` are used, as both exist on MicroPython (``json`` by
+the writing, firmware/rewrite.py, and the reading, firmware/resume.py, loaded
+at start-up and let go). A ``Store``
 can be given another file system (``fs``: an object with ``open``,
 ``rename``, ``remove``, ``stat``), as the tests give it a littlefs image.
 
@@ -68,7 +97,6 @@ Log format, one record a line::
     W 4            W threw a 4, still to be played
 """
 
-import json
 import os
 import sys
 
@@ -79,9 +107,9 @@ except ImportError:
 
 from engine.rules import ruleset_spec
 from firmware import unload
+from firmware.rewrite import Rewrite, flushed, sync, write_game
 
-VERSION = 1
-_LOG_MAX = const(240)   # bytes; past this the next save rewrites game.json. The
+_LOG_MAX = const(240)   # bytes; past this game.json is written again. The
 #   log stays inline in littlefs (under 512 bytes with the rp2 port's 1 KB
 #   cache), where each append commits the whole log again: a short log costs
 #   less an append, a long one fewer rewrites. tests/bench/flash_bench.py
@@ -101,40 +129,6 @@ def join(folder, name):
 _CIRCUITPYTHON = sys.implementation.name == "circuitpython"
 
 
-def write_game(f, game):
-    """Write the game as JSON to the open file ``f``, piece by piece.
-
-    A long game's JSON is several kilobytes; built as one string it needs one
-    contiguous block, which a fragmented Pico heap may not have.  Written in
-    pieces, a save needs only a few small strings at a time.
-    """
-    dumps = json.dumps
-    f.write('{"version": %d, "ruleset": %s, "start": %s, "opening": %s, "history": [' % (
-        VERSION, dumps(ruleset_spec(game.ruleset)), dumps(game.start.text()),
-        dumps(list(game.opening))))
-    sep = ""
-    for side, throw, text in game.turns():     # from the log, no replay
-        f.write('%s["%s", %d, %s]' % (sep, side, throw, '"%s"' % text if text else "null"))
-        sep = ", "
-    f.write('], "position": %s, "throw": %s}' % (dumps(game.position.text()), dumps(game.throw)))
-
-
-def game_to_dict(game):
-    """The saved form as a dict (for tests and tools; saving streams instead)."""
-    history = []
-    for side, throw, text in game.turns():
-        history.append([side, throw, text])
-    return {
-        "version": VERSION,
-        "ruleset": ruleset_spec(game.ruleset),
-        "start": game.start.text(),
-        "opening": list(game.opening),
-        "history": history,
-        "position": game.position.text(),
-        "throw": game.throw,
-    }
-
-
 class Store:
     """The saved game in ``folder``; ``fs`` is the file system (default: the
     board's own, through ``open`` and ``os``); ``mode`` "files" (game.json
@@ -151,9 +145,9 @@ class Store:
         self.mode = mode
         self.fs = os if fs is None else fs
         self.open = open if fs is None else fs.open
-        # What game.json and game.log hold together (_size -1: nothing known,
+        # What game.json and its logs hold together (_size -1: nothing known,
         # the next save writes the whole file).
-        self._size = -1                  # bytes in game.log
+        self._size = -1                  # bytes in game.log (game.log2 in a rewrite)
         self._plies = 0                  # moves and passes saved
         self._opening = 0                # opening throws saved
         self._throw = None               # pending throw saved
@@ -162,10 +156,28 @@ class Store:
         # its end): it may be the only copy of the game, so it is never
         # written over; the next save puts it in place first.
         self._unfinished = False
+        # A rewrite in the background (``work``; firmware/rewrite.py): the
+        # saves made while it goes on go to game.log2.
+        self._background = False         # work() is called: rewrites go there
+        self._job = None                 # the rewrite under way, or None
         self._ring = None                # game.sav's writer, loaded only in its mode
         if mode == "ring":
             from firmware.savering import Ring
             self._ring = Ring(self)
+
+    # game.new and game.log2, needed only now and then, are no attributes: the
+    # 17th instance attribute fills the table the first 15 took (MicroPython
+    # grows it by reallocation, and a small heap may have no bigger block).
+
+    @property
+    def new(self):
+        """game.new's path: game.json written again in the background."""
+        return join(self.folder, "game.new")
+
+    @property
+    def log2(self):
+        """game.log2's path: the saves made while game.new is written."""
+        return join(self.folder, "game.log2")
 
     def exists(self, path):
         """Is there a file at ``path`` (on this store's file system)?"""
@@ -183,8 +195,11 @@ class Store:
             pass
 
     def save(self, game, whole=False):
-        """Save the game: its new plies appended to game.log, or (``whole``:
-        a new game or a takeback, or the log long enough) the whole file.
+        """Save the game: its new plies appended to game.log (game.log2 while
+        game.json is written again in the background), or (``whole``: a new
+        game or a takeback; the log long enough in a store given no quiet
+        passes) the whole file. The save that takes the log past _LOG_MAX
+        begins the rewrite in the background, which ``work`` does.
         A save that fails (a full or failing flash: the OSError goes to the
         caller) may leave half a line in the log, or a newer game.tmp beside
         it: the next save then writes the whole file again (a whole game.tmp
@@ -199,7 +214,10 @@ class Store:
         n = game.ply_count
         k = self._plies
         size = self._size
-        if (whole or size < 0 or size > _LOG_MAX or self._unfinished
+        job = self._job
+        if (whole or size < 0 or self._unfinished
+                or (size > _LOG_MAX and (job is not None or not self._background))
+                or (job is not None and game is not job.game)
                 or game.ruleset is not self._rs or len(game.opening) != self._opening or n < k
                 or (n == k and self._throw is not None and game.throw != self._throw)):
             self._size = -1              # nothing known until it is done (mark)
@@ -207,6 +225,9 @@ class Store:
         elif n > k or game.throw != self._throw:
             self._size = -1
             self._append(game, k, size)
+            if self._background and job is None and self._size > _LOG_MAX:
+                self._job = Rewrite(self, game)
+                self._size = 0           # bytes in game.log2, not there yet
 
     def holds(self, game):
         """Does the flash hold ``game`` but perhaps its pending throw (the
@@ -228,17 +249,19 @@ class Store:
         return self._ring
 
     def close(self):
-        """Let game.sav go (a board never does: closing it stamps the
-        directory; tests and tools do)."""
+        """Let game.sav go, and game.new if it is being written (a board
+        never does: closing game.sav stamps the directory; tests and tools
+        do)."""
         if self._ring is not None:
             self._ring.close()
+        self.give_up()
 
     # -- game.json and game.log (mode "files") ----------------------------------
 
     def _append(self, game, k, size):
         """The plies after the first ``k``, and the pending throw, as log lines
         after the ``size`` bytes already in the log."""
-        f = self.open(self.log, "a")
+        f = self.open(self.log if self._job is None else self.log2, "a")
         try:
             # only the new plies: walking the whole log cost a late save
             # some 25 ms on a Pico (tests/bench/firmware_bench.py)
@@ -258,25 +281,17 @@ class Store:
         """The whole game to game.tmp, then game.log gone, then the rename.
         A game.tmp left whole by a rewrite that failed at its end goes in
         place first: it may be the only copy, and "w" would empty it."""
+        self.give_up()
         if self._unfinished:
             self.finish()
         f = self.open(self.temp, "w")
         try:
             write_game(f, game)
-            f.flush()
-            try:
-                os.fsync(f.fileno())          # CPython; MicroPython has no fsync
-            except (AttributeError, OSError, ValueError):
-                pass
+            flushed(f)
         finally:
             f.close()
         self.finish()                        # game.tmp is whole: it is the game now
-        sync = getattr(self.fs, "sync", None)
-        if sync is not None:
-            try:
-                sync()
-            except OSError:
-                pass
+        sync(self.fs)
         self.mark(game, 0)
 
     def finish(self):
@@ -285,14 +300,21 @@ class Store:
         OSError if either fails: game.tmp is then still the game, and the
         next save finishes it first."""
         self._unfinished = True
+        for path in (self.new, self.log2):   # a rewrite in the background given up
+            if self.exists(path):
+                self.drop(path)
         self.drop(self.log)
-        try:
-            self.fs.rename(self.temp, self.path)
-        except OSError:
-            if self.exists(self.temp):       # (else it was renamed, then the error)
-                self.remove(self.path)       # FAT cannot rename over a file
-                self.fs.rename(self.temp, self.path)
+        self.replace(self.temp, self.path)
         self._unfinished = False
+
+    def replace(self, path, target):
+        """Rename ``path`` over ``target``."""
+        try:
+            self.fs.rename(path, target)
+        except OSError:
+            if self.exists(path):            # (else it was renamed, then the error)
+                self.remove(target)          # FAT cannot rename over a file
+                self.fs.rename(path, target)
 
     def drop(self, path):
         """Remove ``path``; an OSError if it is still there."""
@@ -301,6 +323,27 @@ class Store:
         except OSError:
             if self.exists(path):
                 raise
+
+    # -- the rewrite in the background (mode "files") ---------------------------
+
+    def work(self):
+        """A bounded part of the rewrite in the background, for a pass in
+        which nobody waits on the board (the App calls it then): game.new
+        opened, a few more plies of it written, or it closed, or put in
+        place (firmware/rewrite.py)."""
+        self._background = True
+        if self._job is not None and self._job.step():
+            self._job = None             # in place, or given up
+
+    def give_up(self):
+        """Give the rewrite in the background up (a takeback, a new game, a
+        failing flash): game.new is left cut short, to go with the logs at
+        the next whole save, which this makes due."""
+        job = self._job
+        if job is not None:
+            self._job = None
+            self._size = -1
+            job.close()
 
     def mark(self, game, size):
         """Note what the files now hold: ``game``, with ``size`` bytes of log."""
@@ -324,7 +367,8 @@ class Store:
         loaded for it and let go (the board reads its game once).
         """
         ring = self.mode == "ring" and self.exists(self.ring)
-        if not ring and not self.exists(self.temp) and not self.exists(self.path):
+        if (not ring and not self.exists(self.temp) and not self.exists(self.path)
+                and not self.exists(self.new)):
             return None, None                 # a fresh board: nothing to load it for
         from firmware.resume import load_store
         try:
@@ -335,6 +379,8 @@ class Store:
 
     def clear(self):
         self.close()
+        self.remove(self.new)
+        self.remove(self.log2)
         self.remove(self.ring)
         if self._ring is not None:
             self._ring.found(0, False)

@@ -51,8 +51,11 @@ figures as little as possible; on a quiet host the runs agree.
   21) with a saved kendall game 40 moves in.
 - ``save_step_us``, ``save_step_max_us``, ``pico_...``: the step after a
   commit, where the App saves and collects (median, maximum: a whole-file
-  rewrite), saved to files in RAM: the Pico's flash time comes on top
-  (tests/bench/flash_bench.py).
+  rewrite at once, if any), saved to files in RAM: the Pico's flash time
+  comes on top (tests/bench/flash_bench.py).
+- ``work_steps``, ``work_step_us``, ``work_step_max_us``, ``pico_...``: the
+  quiet steps in which the store wrote part of game.json again in the
+  background (firmware/store.py ``work``): how many, median, maximum.
 - ``max_step_us``, ``max_step_kind``, ``pico_max_step_ms``: the longest
   other step and what it did ("other": a lift, a redraw); ``steps_over_5ms``
   and ``steps_over_5ms_kinds`` (how many of each kind).
@@ -102,11 +105,13 @@ PICO_CALIBRATION_MS = _calibration.PICO_MS
 OFF = 31                                 # engine.position.OFF
 TICK_MS = 10
 # What a noted step did: the save (the step after a commit, where the App
-# saves it and collects), a commit of each kind, or none of these.
-_KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "other")
+# saves it and collects), a commit of each kind, none of these, or a quiet
+# pass's part of game.json written again in the background (firmware/store.py).
+_KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "other", "work")
 _COMMITS = _KINDS[1:7]
 _SAVE = 0
 _QUIET = 7
+_WORK = 8
 RUNS = 3                                 # saved games played, for the fastest of each step
 MICROPYTHON = sys.implementation.name == "micropython"
 HEAP = hasattr(gc, "mem_alloc")          # MicroPython and CircuitPython
@@ -130,6 +135,7 @@ class MemoryFlash:
 
     def __init__(self):
         self.files = {}
+        self.changes = 0                 # opens to write, writes, renames, removes
 
     def open(self, path, mode="r"):
         return _MemoryFile(self, path, mode)
@@ -140,10 +146,12 @@ class MemoryFlash:
 
     def rename(self, old, new):
         self._has(old)
+        self.changes += 1
         self.files[new] = self.files.pop(old)
 
     def remove(self, path):
         self._has(path)
+        self.changes += 1
         del self.files[path]
 
     def stat(self, path):
@@ -157,12 +165,15 @@ class _MemoryFile:
             flash._has(path)
         elif mode[0] == "w":
             flash.files[path] = ""
+        if mode[0] != "r":
+            flash.changes += 1
         self.flash = flash
         self.path = path
         self.parts = []
 
     def write(self, text):
         self.parts.append(text)
+        self.flash.changes += 1
         return len(text)
 
     def read(self, size=-1):
@@ -179,14 +190,15 @@ class _MemoryFile:
 
 
 def saving_app(seed):
-    """A kendall App saving its game to a MemoryFlash."""
+    """A kendall App saving its game to a MemoryFlash: (app, flash)."""
     import firmware.app
     from firmware.store import Store
     flash = MemoryFlash()
     real = firmware.app.Store
     firmware.app.Store = lambda folder: Store(folder, fs=flash)
     try:
-        return App(config={"ruleset": "kendall"}, store_dir="flash", rng=XorShift(seed))
+        app = App(config={"ruleset": "kendall"}, store_dir="flash", rng=XorShift(seed))
+        return app, flash
     finally:
         firmware.app.Store = real
 
@@ -195,11 +207,11 @@ class Steps:
     """The long and the save steps of one game played several times, each
     with its fastest run (a step is long only if long in every run: other
     processes on the host do not make one so). The first run lists them
-    (step * 8 + kind) in lists made whole at the start, ``size`` long, so
+    (step * 16 + kind) in lists made whole at the start, ``size`` long, so
     the heap they take does not depend on the host's load (``missed``
     counts what did not fit); later runs lower their times or drop them."""
 
-    def __init__(self, size=800):
+    def __init__(self, size=1200):
         self.keys = [0] * size
         self.took = [0] * size
         self.count = 0
@@ -262,8 +274,9 @@ def bit(square):
 class Hands:
     """A clock, a button and the pieces, stepping one App and timing it."""
 
-    def __init__(self, app, track_heap=False, long_us=None):
+    def __init__(self, app, track_heap=False, long_us=None, flash=None):
         self.app = app
+        self.flash = flash               # a MemoryFlash: a quiet step that wrote is "work"
         self.t = 0
         self.occ = 0
         self.button = False
@@ -283,6 +296,8 @@ class Hands:
         app = self.app
         if self.track_heap:
             gc.collect()
+        flash = self.flash
+        changes = flash.changes if flash is not None else 0
         start = ticks_us()
         out = app.step(self.t, self.occ, self.button)
         took = ticks_diff(ticks_us(), start)
@@ -292,6 +307,8 @@ class Hands:
                 self.peak_heap = used
         self.steps += 1
         kind = _SAVE if self._committed else _QUIET
+        if kind == _QUIET and flash is not None and flash.changes != changes:
+            kind = _WORK
         self._committed = False
         for e in out:
             name = e["event"]
@@ -302,8 +319,9 @@ class Hands:
             if name in _COMMITS and kind != _SAVE:
                 kind = _KINDS.index(name)
                 self._committed = True   # the App saves it at its next step
-        if self.long_us is not None and (took > self.long_us or kind == _SAVE):
-            self.steps_seen.note(self.steps * 8 + kind, took)
+        if self.long_us is not None and (took > self.long_us or kind == _SAVE
+                                         or kind == _WORK):
+            self.steps_seen.note(self.steps * 16 + kind, took)
         return out
 
     def wait(self, ms):
@@ -457,7 +475,9 @@ def main():
     gc.collect()
     steps = Steps()
     for _ in range(RUNS):
-        hands = Hands(saving_app(3), long_us=long_us)
+        app, flash = saving_app(3)
+        hands = Hands(app, long_us=long_us, flash=flash)
+        app = flash = None
         hands.steps_seen = steps
         steps.begin()
         play_game(hands, 3)
@@ -471,37 +491,42 @@ def main():
     steps = None
     # every save step is noted, 0 included: with a 1 ms clock (supervisor.
     # ticks_ms) a fast save reads 0, which is a reading, not a gap
-    saves = [took[i] for i in range(len(took)) if keys[i] & 7 == _SAVE]
+    saves = [took[i] for i in range(len(took)) if keys[i] & 15 == _SAVE]
+    work = [took[i] for i in range(len(took)) if keys[i] & 15 == _WORK]
     calibration = calibrate()
     five = 5 * calibration * 1000 / PICO_CALIBRATION_MS
     longest = 0
     over = 0
     kinds = {}
     for i in range(len(took)):
-        if keys[i] & 7 != _SAVE:
+        if keys[i] & 15 != _SAVE:
             if took[i] > five:
                 over += 1
-                kind = _KINDS[keys[i] & 7]
+                kind = _KINDS[keys[i] & 15]
                 kinds[kind] = kinds.get(kind, 0) + 1
             if took[i] > longest:
                 longest = took[i]
-                report["max_step_kind"] = _KINDS[keys[i] & 7]
+                report["max_step_kind"] = _KINDS[keys[i] & 15]
     report["save_step_us"] = median(saves)
     report["save_step_max_us"] = max(saves)
+    report["work_steps"] = len(work)
+    report["work_step_us"] = median(work) if work else 0
+    report["work_step_max_us"] = max(work) if work else 0
     report["max_step_us"] = longest                   # the save step aside
     report.setdefault("max_step_kind", "none over 4 ms")
     report["steps_over_5ms"] = over
     report["steps_over_5ms_kinds"] = kinds
-    keys = took = saves = None
+    keys = took = saves = work = None
     # one collection with a game going on (40 moves in, saved)
-    hands = Hands(saving_app(3))
+    hands = Hands(saving_app(3)[0])
     play_game(hands, 3, moves=40)
     report["collect_us"] = collection_us()
     hands = None
     gc.collect()
     calibration = calibrate()
     report["calibration_ms"] = round(calibration, 2)
-    for key in ("save_step", "save_step_max", "max_step", "collect"):
+    for key in ("save_step", "save_step_max", "work_step", "work_step_max", "max_step",
+                "collect"):
         report["pico_%s_ms" % key] = round(pico_ms(report[key + "_us"], calibration), 2)
 
     # the hint's step: level 4 choosing, before every move with a choice
@@ -562,6 +587,10 @@ def main():
     print("save step (with its collection): %d us median, %d us max (Pico %.2f ms, %.2f ms)"
           % (report["save_step_us"], report["save_step_max_us"], report["pico_save_step_ms"],
              report["pico_save_step_max_ms"]))
+    print("game.json written again in the background: %d quiet steps, %d us median, %d us max"
+          " (Pico %.2f ms, %.2f ms)" % (report["work_steps"], report["work_step_us"],
+                                        report["work_step_max_us"], report["pico_work_step_ms"],
+                                        report["pico_work_step_max_ms"]))
     print("longest other step: %d us, %s (Pico %.2f ms); %d steps over 5 ms (Pico) of %d" % (
         report["max_step_us"], report.get("max_step_kind"), report["pico_max_step_ms"],
         report["steps_over_5ms"], report["steps_per_game"]))

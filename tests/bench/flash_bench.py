@@ -4,7 +4,9 @@
 
 Whole games (kendall, slow players: tests/bench/flash_bench.py's
 ``slow_choice``) are played and saved as the App saves them (after the opening's
-1, after every throw, after every move or lost turn) on littlefs configured
+1, after every throw, after every move or lost turn, with ``QUIET`` quiet
+passes after each save in which the store may write game.json again in the
+background: ``Store.work``, if it has one) on littlefs configured
 as MicroPython's rp2 port mounts it (tests/lfs_flash.py: 4096-byte blocks,
 256-byte pages, 1 KB cache), and the flash chip counts the bytes programmed
 and the blocks erased. Printed per move (its throw's save and its own) at
@@ -33,6 +35,7 @@ from lfs_flash import Flash, PicoFs, mount  # noqa: E402
 
 WINDOWS = {10: range(5, 15), 100: range(95, 105), 200: range(195, 205)}
 GAMES = 12
+QUIET = 20          # quiet passes after a save (a board at rest gives hundreds)
 
 
 class _Os:
@@ -72,22 +75,29 @@ def one_game(store_py, seed):
     flash = Flash()
     store = make_store(store_py, PicoFs(mount(flash)))
     game = Game(parse_ruleset("kendall"), rng=XorShift(seed))
+    work = getattr(store, "work", None)
+
+    def save():
+        store.save(game)
+        for _ in range(QUIET if work is not None else 0):
+            work()
     game.play_opening()
-    store.save(game)
+    save()
     choose = XorShift(seed + 1)
     per_ply = []
     while not game.is_over() and game.ply_count < 1000:
         programmed, erases = flash.programmed, flash.erases
         if game.throw is None:
             game.throw_sticks()
-            store.save(game)
+            save()
         moves = game.legal_moves()
         if moves:
             game.play(slow_choice(moves, choose))
         else:
             game.pass_turn()
-        store.save(game)
+        save()
         per_ply.append((flash.programmed - programmed, flash.erases - erases))
+    store.close()
     return per_ply
 
 

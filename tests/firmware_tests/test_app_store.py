@@ -189,7 +189,7 @@ def test_the_streamed_save_is_the_same_json_as_the_saved_form(tmp_path):
     import json
     from engine import ruleset
     from engine.game import play_game
-    from firmware.store import game_to_dict
+    from firmware.rewrite import game_to_dict
     game = play_game(ruleset("hungarian"), 5)
     store = Store(str(tmp_path))
     store.save(game)

@@ -41,6 +41,15 @@ except ImportError as e:        # littlefs-python is in the test extras
 SCRIPT = ("opening", "throw", "move", "throw", "move", "throw", "move", "throw", "move",
           "power", "throw", "move", "takeback", "throw", "move", "throw", "move",
           "new", "opening", "throw", "move")
+# The same given quiet passes (``work``, one each: the App's passes while
+# nobody waits), so the rewrites go on in the background (game.new, and the
+# saves meanwhile in game.log2): one whole, with saves while game.new is
+# whole; one the power cuts short (the board switched on with game.log2 and
+# half a game.new); one a takeback gives up.
+BACKGROUND = ("opening", "work", "throw", "move", "throw", "move", "throw", "move", "work",
+              "work", "throw", "move", "work", "throw", "move", "throw", "move", "work",
+              "throw", "power", "work", "throw", "move", "throw", "move", "throw", "move",
+              "throw", "move", "work", "takeback", "throw", "move")
 LOG_MAX = 30
 AFTER = 2          # cuts go on until this many actions after the second fault
 
@@ -254,6 +263,7 @@ class Board:
         self.rng = XorShift(5)
         self.choose = XorShift(6)
         self.store = Store("", fs=self.fs)
+        self.stores = [self.store]       # every one switched on, for ``close``
         self.game = Game(self.rs, rng=self.rng)
         self.saved = None
         self.tried = []
@@ -289,6 +299,7 @@ class Board:
         game = self.game
         if action == "power":
             self.store = Store("", fs=self.fs)
+            self.stores.append(self.store)
             game, reason = self.store.load()
             assert reason is None, reason
             got = identity(game)
@@ -321,23 +332,35 @@ class Board:
         elif action == "new":
             self.game = Game(self.rs, rng=self.rng)
             self.save(True)
+        elif action == "work":
+            self.store.work()                # a quiet pass of the App
 
-    def play(self):
+    def close(self):
+        """Done with: the files a background rewrite left open closed, no
+        longer failing (littlefs-python must not outlive an open file)."""
+        self.fs.faults = ()
+        self.fs.cut = None
+        for store in self.stores:
+            store.close()
+
+    def play(self, script=SCRIPT):
         """The script; the op count at the end of each action."""
         ends = []
-        for action in SCRIPT:
+        for action in script:
             self.act(action)
             ends.append(self.fs.ops)
         return ends
 
 
-def every_pair(model, done, monkeypatch):
+def every_pair(model, done, monkeypatch, script=SCRIPT):
     """Fail every pair of operations (i, j), and every one alone; cut before
     every operation from i on, to two actions after j (a save that goes
     through after them leaves the flash as a save with no fault before it
     does); then play to the end and switch on: the last save, exactly."""
     monkeypatch.setattr(store_module, "_LOG_MAX", LOG_MAX)
-    ends = Board(model).play()
+    board = Board(model)
+    ends = board.play(script)
+    board.close()
     total = ends[-1]
 
     def action_end(op, later):
@@ -349,12 +372,13 @@ def every_pair(model, done, monkeypatch):
         for j in [None] + list(range(i + 1, total)):
             last = action_end(j if j is not None else i, AFTER)
             board = Board(model, faults=(i, j), cuts_from=i, cuts_to=last, done=done)
-            board.play()
+            board.play(script)
             for _ in range(2):
                 if board.tried:              # the last save failed: the next one
                     board.save()             # (the App's, at the next throw)
             board.cuts_to = None
             board.check()                    # switched on after the whole script
+            board.close()
             assert board.saved == identity(board.game) and not board.tried
             runs += 1
             cuts += board.cuts
@@ -369,6 +393,17 @@ def test_two_faults_at_every_pair_of_operations_never_lose_a_saved_game(
         kind, done, monkeypatch):
     total, runs, cuts, failed = every_pair(Model(kind), done, monkeypatch)
     assert total > 60 and runs > 1800 and cuts > 50000 and failed > runs, (
+        total, runs, cuts, failed)
+
+
+@pytest.mark.parametrize("done", [False, True], ids=["not-made", "made-then-failed"])
+@pytest.mark.parametrize("kind", ["host", "fat", "littlefs"])
+def test_two_faults_in_rewrites_in_the_background_never_lose_a_saved_game(
+        kind, done, monkeypatch):
+    """As above, the rewrites made in quiet passes: game.new and game.log2 at
+    every pair of their operations failing, and cut everywhere after."""
+    total, runs, cuts, failed = every_pair(Model(kind), done, monkeypatch, BACKGROUND)
+    assert total > 70 and runs > 2400 and cuts > 50000 and failed > runs, (
         total, runs, cuts, failed)
 
 

@@ -1,0 +1,185 @@
+"""Writing game.json: at once (``write_game``), or again in the background,
+a few plies a quiet pass (``Rewrite``).
+
+firmware/store.py saves the game (and imports this); its docstring tells
+the files and why a power cut at any moment leaves a whole game. ``Rewrite``
+writes ``game.new``: the game as the flash held it when the log passed its
+length (ply K), in the format ``write_game`` writes, so that no step a
+player waits on writes the whole game; ``settle`` puts it in place.
+"""
+
+import json
+import os
+
+try:
+    from micropython import const
+except ImportError:
+    const = lambda x: x  # noqa: E731
+
+from engine.rules import ruleset_spec
+
+VERSION = 1              # the file format (firmware/store.py's docstring)
+SLICE = const(4)         # plies a pass: some 2 ms on a Pico (tests/bench/firmware_bench.py)
+
+
+def flushed(f):
+    """Flush ``f`` to the disk before it is closed and renamed (CPython's
+    fsync; MicroPython has none: littlefs commits at the close)."""
+    f.flush()
+    try:
+        os.fsync(f.fileno())
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def write_game(f, game):
+    """Write the game as JSON to the open file ``f``, piece by piece.
+
+    A long game's JSON is several kilobytes; built as one string it needs one
+    contiguous block, which a fragmented Pico heap may not have.  Written in
+    pieces, a save needs only a few small strings at a time.
+    """
+    write_head(f, game)
+    sep = ""
+    for side, throw, text in game.turns():     # from the log, no replay
+        write_ply(f, sep, side, throw, text)
+        sep = ", "
+    write_tail(f, game.position.text(), game.throw)
+
+
+def write_head(f, game):
+    """game.json up to its history's opening bracket."""
+    dumps = json.dumps
+    f.write('{"version": %d, "ruleset": %s, "start": %s, "opening": %s, "history": [' % (
+        VERSION, dumps(ruleset_spec(game.ruleset)), dumps(game.start.text()),
+        dumps(list(game.opening))))
+
+
+def write_ply(f, sep, side, throw, text):
+    """One entry of the history (``sep``: "" for the first, else ", ")."""
+    f.write('%s["%s", %d, %s]' % (sep, side, throw, '"%s"' % text if text else "null"))
+
+
+def write_tail(f, position, throw):
+    """The end of game.json: the position (as text) and the pending throw."""
+    dumps = json.dumps
+    f.write('], "position": %s, "throw": %s}' % (dumps(position), dumps(throw)))
+
+
+def game_to_dict(game):
+    """The saved form as a dict (for tests and tools; saving streams instead)."""
+    history = []
+    for side, throw, text in game.turns():
+        history.append([side, throw, text])
+    return {
+        "version": VERSION,
+        "ruleset": ruleset_spec(game.ruleset),
+        "start": game.start.text(),
+        "opening": list(game.opening),
+        "history": history,
+        "position": game.position.text(),
+        "throw": game.throw,
+    }
+
+
+class Rewrite:
+    """``game.new`` being written with ``game`` as it stands now (ply K):
+    ``plies`` entries, then ``position`` and ``throw`` as they are now."""
+
+    def __init__(self, store, game):
+        self.store = store
+        self.game = game
+        self.plies = game.ply_count
+        self.position = game.position.text()
+        self.throw = game.throw
+        self.at = -1                     # next entry to write; -1: game.new not open
+        self.file = None                 # game.new, open while it is written
+        self.whole = False               # game.new closed whole: to be put in place
+
+    def step(self):
+        """One bounded part: game.new opened with its head, or its next
+        SLICE plies, or, all written, its tail and the close; or, whole, put
+        in place. True once done: put in place, or given up (a takeback; a
+        failing flash: then the next save writes the whole file)."""
+        if self.game.ply_count < self.plies:
+            return self._give_up()       # taken back: the whole save is due
+        try:
+            if self.whole:
+                settle(self.store)
+                sync(self.store.fs)
+                return True
+            self._write()
+            return False
+        except OSError:
+            return self._give_up()
+
+    def _give_up(self):
+        """game.new cut short; the next save writes the whole file."""
+        self.close()
+        self.store.forget()
+        return True
+
+    def _write(self):
+        """game.new's next part (see ``step``)."""
+        at = self.at
+        f = self.file
+        game = self.game
+        if at < 0:
+            f = self.file = self.store.open(self.store.new, "w")
+            self.at = 0
+            write_head(f, game)
+            return
+        end = self.plies
+        if end - at > SLICE:
+            end = at + SLICE
+        sep = ", " if at else ""
+        for side, throw, text in game.turns(at):     # from the log, no replay
+            if at >= end:
+                break
+            write_ply(f, sep, side, throw, text)
+            sep = ", "
+            at += 1
+        self.at = at
+        if at == self.plies:
+            write_tail(f, self.position, self.throw)
+            self.file = None
+            try:
+                flushed(f)
+            finally:
+                f.close()                # littlefs commits game.new here
+            self.whole = True
+
+    def close(self):
+        """Let game.new go, cut short (the rewrite given up)."""
+        f = self.file
+        self.file = None
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+def sync(fs):
+    """Let a host's file system put the renames on disk (littlefs has)."""
+    call = getattr(fs, "sync", None)
+    if call is not None:
+        try:
+            call()
+        except OSError:
+            pass
+
+
+def settle(store):
+    """The end of a rewrite in the background, game.new being whole:
+    game.log gone (game.new holds its plies), game.new over game.json, then
+    game.log2 (the plies since) renamed game.log. An OSError if one fails:
+    game.new, or the new game.json, with game.log2 is the game. A game.new
+    that is not there (another store on the same files has put it in place:
+    a test's power-on) is an OSError before anything is removed: the plies
+    in game.log may be the only copy."""
+    store.fs.stat(store.new)
+    store.drop(store.log)
+    store.replace(store.new, store.path)
+    if store.exists(store.log2):
+        store.fs.rename(store.log2, store.log)
