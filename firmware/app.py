@@ -414,7 +414,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._render(now_ms)
         # after the lights: one move's boards on the way, or else, in a pass
         # with nothing to show, a slice of the saved game's rewrite
-        quiet = not saved and (self._state != "move" or not self._recogniser.extend())
+        quiet = not saved and (self._state != "move" or not self._recogniser.work())
         if (quiet and self._events is None and self._settled and not self.frame_changed
                 and self._store is not None):
             self._store.work()
