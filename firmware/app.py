@@ -140,7 +140,7 @@ class App:
         self._frame_at = 0
         self._resumed = False
         self._save_due = 0               # 1: a save is due, 2: of the whole game
-        self._hint_at = None             # the last short press while a throw waited
+        self._pressed_at = None          # the last short press while a throw waited
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
         self._computer = None            # firmware.computer.Computer in "computer" mode
         self._museum = None              # firmware.museum.Museum in "museum" mode
@@ -456,7 +456,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             r.record(old, occ)
             if self._mismatch is None:
                 verdict = r.classify(occ, self.roles)
-                if verdict == rec.DONE and self._debouncer.still and r.at_once(occ):
+                if verdict == rec.DONE and not self._debouncer.changed and r.ready(occ):
                     self._commit(r.move)          # nothing else it could become
                     return
                 if verdict == rec.MISMATCH or verdict == rec.DONE:
@@ -510,31 +510,18 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             else:
                 self._throw()
         elif state == "move":
-            if self._hint_pressed():
-                return
+            # Two short presses this close: the hint (firmware/computer.py).
+            last = self._pressed_at
+            self._pressed_at = self._now
+            if last is not None and ticks_diff(self._now, last) <= _HINT_MS:
+                from firmware.computer import pressed
+                if pressed(self):
+                    self._pressed_at = None  # a third press begins a new pair
+                    return
             # A throw is never split or replaced (C4): finish the move first.
             self._emit({"event": "notice", "message": "throw ignored: finish the move first"})
         elif state == "nomove":
             self._lose_turn()             # acknowledged: no need to wait
-
-    def _hint_pressed(self):
-        """The second of two short presses within _HINT_MS while a throw
-        waits asks for the hint (firmware/computer.py ``hint``), if the
-        config allows it: on, but off in museum mode unless it says so."""
-        last = self._hint_at
-        self._hint_at = self._now
-        allowed = self.config["hint"]
-        if allowed is None:
-            allowed = self.mode != "museum"
-        if not allowed or last is None or ticks_diff(self._now, last) > _HINT_MS:
-            return False
-        self._hint_at = None             # a third press begins a new pair
-        from firmware.computer import hint
-        hint(self)
-        if self._computer is None and self._museum is None:
-            unload("firmware.computer")  # a two-player board keeps no search loaded
-            unload("engine.ai")
-        return True
 
     def _long_press(self):
         if self._state == "game_over" or self._state == "setup":
@@ -690,16 +677,12 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             return
         self._state = "move"
         self._mismatch = None
-        base = game.position.occupancy()
-        r = self._recogniser
-        r.begin(base, moves)
+        self._recogniser.begin(game.position.occupancy(), moves)
         self._dirty = True
-        if self._occ == base:
-            r.show_waiting(self.roles)   # the boards on the way come in later passes
-        elif self._settled:
+        if self._settled:
             self._board_settled()        # judges the board, hints and all
         else:
-            r.classify(self._occ, self.roles)
+            self._recogniser.classify(self._occ, self.roles)
 
     def _check_now(self):
         """Judge the board at once if it is already at rest."""

@@ -32,7 +32,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-from firmware import ticks_diff
+from firmware import ticks_diff, unload
 
 from engine.position import BLACK, WHITE, OFF
 from engine.sticks import XorShift
@@ -192,13 +192,29 @@ def set_mode(app, cmd):
     return None
 
 
-def hint(app, level=4):
-    """The hint (two short presses while a throw waits, docs/playing.md):
-    the best move for the throw at ``level`` (4, the strongest, decides in
-    about half a second on the Pico at most, docs/computer.md), lit as the
-    computer's move is lit, until the board changes. Refused, with a
-    notice, on the computer's own turn and while the board is not at rest
-    as the game stands."""
+def pressed(app):
+    """The second of two short presses while a throw waits (the App keeps
+    the first one's time; this module is loaded only for the second): the
+    hint, if the config allows it (on, but off in museum mode unless it
+    says so). True: the presses were the hint's. A board with no computer
+    playing lets this module and the search go again afterwards."""
+    allowed = app.config.get("hint")     # absent: null
+    if allowed is None:
+        allowed = app.mode != "museum"
+    if allowed:
+        _show_hint(app, 4)
+    if app.computer is None:
+        unload("engine.ai")
+        unload("firmware.computer")
+    return allowed
+
+
+def _show_hint(app, level):
+    """The best move for the throw at ``level`` (4, the strongest, decides
+    in under a second on the Pico, docs/computer.md), lit as the computer's
+    move is lit, until the board changes. Refused, with a notice, on the
+    computer's own turn and while the board is not at rest as the game
+    stands."""
     computer = app.computer
     if computer is not None and app.turn == computer.side:
         app.emit({"event": "notice", "message": "no hint: the board plays this side"})

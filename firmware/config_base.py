@@ -42,7 +42,6 @@ DEFAULTS = {
     "debounce_scans": 3,
     "long_press_ms": 2000,
     "museum": {"attract_s": 90, "reset_s": 600, "reset_after_game_s": 180},
-    "hint": None,                             # the two-press hint: None = on, but off in museum mode
 }
 DEFAULTS["leds"]["supply_ma"] = 500           # USB; the lights plan to 80 % of it
 # "remote" (a Pico W's remote play) is in a config only when it is asked for

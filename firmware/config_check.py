@@ -91,7 +91,7 @@ def check(raw, messages):
         _say(messages, "must hold one JSON object {...}; using the defaults")
         return config
     for key in sorted(raw):
-        if key not in DEFAULTS and key not in OPTIONAL:
+        if key not in DEFAULTS and key not in OPTIONAL and key != "hint":
             _say(messages, 'unknown key "%s" ignored' % key)
     if "scanner" in raw:
         config["scanner"] = _choice("scanner", raw["scanner"], SCANNERS,

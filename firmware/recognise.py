@@ -136,7 +136,6 @@ class Recogniser:
         self.occs = [0] * _BOARDS        # the occupancy of every board on the way
         self.infos = [0] * _BOARDS       # the rest of each, as _pack made it
         self.count = 0                   # how many of them are this throw's
-        self.built = 0                   # how many moves have their boards listed
         self.origins = 0                 # squares of pieces with a legal move
         self.move = None
         self.extra = 0
@@ -152,7 +151,7 @@ class Recogniser:
         Only the pieces that may move are worked out here (the lights need
         them at once); the boards on the way are listed by ``work``, one
         move's a call, in the loop's passes after the throw has been shown,
-        and all at once if the board is judged before that."""
+        and all at once if a touched board is judged before that."""
         self.base = base
         self.moves = moves
         origins = 0
@@ -160,21 +159,22 @@ class Recogniser:
             origins |= bit(moves[k].origin)
         self.origins = origins
         self.count = 0
-        self.built = 0
         self.move = None
         self.reset_touches()
 
     def work(self):
         """List the boards on the way of one more move; False once all are.
         The lists are kept from throw to throw and only ever grow: a throw
-        allocates nothing for them once a throw with as many boards was seen."""
-        k = self.built
+        allocates nothing for them once a throw with as many boards was seen.
+        (Every move has a board on the way, the piece in the hand, so the
+        last board listed says whose boards come next.)"""
+        n = self.count
+        occs = self.occs
+        infos = self.infos
+        k = (infos[n - 1] >> 15) + 1 if n else 0
         moves = self.moves
         if k >= len(moves):
             return False
-        occs = self.occs
-        infos = self.infos
-        n = self.count
         for st in move_states(moves[k], self.base):
             if n == len(occs):
                 occs.append(0)
@@ -183,13 +183,7 @@ class Recogniser:
             infos[n] = _pack(k, st[1], st[2], st[3], st[4])
             n += 1
         self.count = n
-        self.built = k + 1
         return True
-
-    def show_waiting(self, roles):
-        """The board is as before the move: the pieces that may move (what
-        ``classify`` shows then, without needing the boards on the way)."""
-        self._show_waiting(roles, self.origins)
 
     def end(self):
         """The throw is played: let go of its moves (and the positions they
@@ -197,7 +191,6 @@ class Recogniser:
         room instead of new room beside the old."""
         self.moves = _NO_MOVES
         self.count = 0
-        self.built = 0
         self.move = None
 
     def reset_touches(self):
@@ -244,11 +237,17 @@ class Recogniser:
 
     def classify(self, occ, roles):
         """Where the board stands; fills ``roles`` and returns the verdict."""
-        while self.work():
-            pass                         # every board on the way is needed now
         self.move = None
         self.extra = 0
         self.missing = 0
+        if occ == self.base and not self.lifted:
+            # Untouched since the throw: no board on the way is the board
+            # before the move but a capture swap's end, which needs lifts.
+            # The pieces that may move are shown; the boards wait for work().
+            self._show_waiting(roles, self.origins)
+            return WAIT
+        while self.work():
+            pass                         # every board on the way is needed now
         best = None                      # the matching states, most specific first
         best_cond = -1
         done_moves = None
@@ -292,7 +291,7 @@ class Recogniser:
         show_mismatch(roles, self.extra, self.missing)
         return MISMATCH
 
-    def at_once(self, occ):
+    def ready(self, occ):
         """May the DONE board ``occ`` (``self.move``) be played without
         waiting for the settle time? Only when it cannot be a step on the way
         to anything else (docs/dev/recognition.md): not a capture swap (C6:

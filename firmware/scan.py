@@ -36,26 +36,21 @@ class Debouncer:
         self.scans = scans
         self.mask = (1 << bits) - 1
         self.stable = 0                   # the debounced occupancy
-        self._pending = 0                 # bits whose counter is running
+        self.changed = 0                  # squares whose counter is running: 0 when
+        #                                   the last scan agreed with the board everywhere
         self._count = bytearray(bits)     # consecutive disagreeing reads per bit
 
     def reset(self, stable=0):
         """Forget the counters and take ``stable`` as the debounced state."""
         self.stable = stable & self.mask
-        self._pending = 0
+        self.changed = 0
         for i in range(self.bits):
             self._count[i] = 0
-
-    @property
-    def still(self):
-        """No switch is part-way through its debounce: the last scan agreed
-        with the debounced board on every square."""
-        return not self._pending
 
     def update(self, raw):
         """Feed one raw scan; return the debounced occupancy."""
         differ = (raw ^ self.stable) & self.mask
-        work = differ | self._pending
+        work = differ | self.changed
         if not work:
             return self.stable
         count = self._count
@@ -79,7 +74,7 @@ class Debouncer:
             work >>= 1
             i += 1
         self.stable = stable
-        self._pending = pending
+        self.changed = pending
         return stable
 
 

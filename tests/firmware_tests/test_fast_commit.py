@@ -111,7 +111,7 @@ def test_a_slide_over_another_move_of_the_same_piece_waits():
     moves = [Move(5, 7), Move(5, 9)]                      # 5-9 slides over 7
     r, verdict = done_verdict(moves, base, rec.bit(7), lifts=(5,))
     assert verdict == rec.DONE and r.move is moves[0]
-    assert not r.at_once(rec.bit(7))
+    assert not r.ready(rec.bit(7))
 
 
 def test_an_end_that_is_another_move_s_square_on_the_way_waits():
@@ -121,14 +121,14 @@ def test_an_end_that_is_another_move_s_square_on_the_way_waits():
     moves = [Move(1, 27), Move(1, 27, final=15)]
     r, verdict = done_verdict(moves, base, rec.bit(5) | rec.bit(27), lifts=(1,))
     assert verdict == rec.DONE and r.move is moves[0]
-    assert not r.at_once(rec.bit(5) | rec.bit(27))
+    assert not r.ready(rec.bit(5) | rec.bit(27))
 
 
 def test_the_only_move_of_its_piece_ending_on_an_empty_square_is_at_once():
     base = rec.bit(5) | rec.bit(12)
     moves = [Move(5, 7), Move(12, 14)]
     r, verdict = done_verdict(moves, base, rec.bit(7) | rec.bit(12), lifts=(5,))
-    assert verdict == rec.DONE and r.at_once(rec.bit(7) | rec.bit(12))
+    assert verdict == rec.DONE and r.ready(rec.bit(7) | rec.bit(12))
 
 
 def test_sliding_bouncing_hands_that_lift_the_wrong_piece_make_no_false_commit():
