@@ -4,6 +4,7 @@ needs more than a glance, and lets it go afterwards. The wiring ("pins" and
 "leds") is checked by the rules of firmware/pinrules.py, which the laptop
 tools share, and falls back to the default wiring where they fail."""
 
+from firmware import unload
 from firmware.config_base import (DEFAULTS, LED_KEYS, MODES, OPTIONAL, RULESETS, SCANNERS,
                                   SIDES, copy)
 from firmware.pinrules import (LED_ORDERS, LIST_LENGTHS, MAX_GPIO, MAX_LEDS, PIN_KEYS,
@@ -129,8 +130,10 @@ def check(raw, messages):
                         "museum." + key, found[key], DEFAULTS["museum"][key], messages)
     if "hint" in raw:
         config["hint"] = _hint(raw["hint"], messages)
-    if raw.get("remote") is not None:
-        remote = _remote(raw["remote"], config["mode"], messages)
+    if raw.get("remote") is not None:      # a Pico W: its checks only for it
+        from firmware.config_remote import check as check_remote
+        remote = check_remote(raw["remote"], config["mode"], messages)
+        unload("firmware.config_remote")
         if remote is not None:
             config["remote"] = remote
     return config
@@ -218,81 +221,3 @@ def _leds(value, messages):
              "count; using the default LED layout" % leds["squares"])
         return copy(default)
     return leds
-
-
-# -- remote play (a Pico W) ---------------------------------------------------------
-# A mistake here turns remote play off and the board plays at home; the
-# message names the key and the rule, never the value (a Wi-Fi password or
-# the room's passphrase must not reach the serial line or a log).
-
-REMOTE_KEYS = ("wifi", "broker", "room", "passphrase", "side")
-
-
-class _Off(Exception):
-    """One thing wrong with "remote": its sentence."""
-
-
-def _text(key, value, low, high, rule):
-    if not isinstance(value, str) or not low <= len(value) <= high:
-        raise _Off("remote.%s must be %s" % (key, rule))
-    return value
-
-
-def _part(key, value, known, messages):
-    if not isinstance(value, dict):
-        raise _Off("remote.%s must be an object {...}" % key)
-    _section("remote." + key, value, known, messages)
-    return value
-
-
-def _wifi(value, messages):
-    found = _part("wifi", value, ("ssid", "password"), messages)
-    ssid = _text("wifi.ssid", found.get("ssid"), 1, 32,
-                 "the network's name, 1 to 32 characters")
-    password = found.get("password", "")
-    if password != "":        # WPA2 asks 8 to 63 characters; "" is an open network
-        _text("wifi.password", password, 8, 63,
-              '8 to 63 characters, or "" for an open network')
-    return {"ssid": ssid, "password": password}
-
-
-def _broker(value, messages):
-    found = _part("broker", value, ("host", "port", "tls"), messages)
-    host = _text("broker.host", found.get("host"), 1, 253,
-                 "the broker's name or address, without spaces")
-    if " " in host:
-        raise _Off("remote.broker.host must be the broker's name or address, without spaces")
-    tls = found.get("tls", False)
-    if tls is not True and tls is not False:
-        raise _Off("remote.broker.tls must be true or false")
-    port = whole(found.get("port", 8883 if tls else 1883))
-    if port is None or not 1 <= port <= 65535:
-        raise _Off("remote.broker.port must be a whole number from 1 to 65535")
-    return {"host": host, "port": port, "tls": tls}
-
-
-def _remote(value, mode, messages):
-    """The checked "remote" section, or None (remote play off, the key left
-    out of the config) with one message."""
-    try:
-        if not isinstance(value, dict):
-            raise _Off("remote must be an object {...} or null")
-        _section("remote", value, REMOTE_KEYS, messages)
-        checked = {
-            "wifi": _wifi(value.get("wifi"), messages),
-            "broker": _broker(value.get("broker"), messages),
-            "room": _text("room", value.get("room"), 1, 64,
-                          "the room's name, 1 to 64 characters, the same on both boards"),
-            "passphrase": _text("passphrase", value.get("passphrase"), 8, 128,
-                                "a sentence of 8 to 128 characters both boards share"),
-            "side": value.get("side"),
-        }
-        if checked["side"] not in SIDES or not isinstance(checked["side"], str):
-            raise _Off("remote.side must be one of %s, the colour this board plays"
-                       % ", ".join('"%s"' % s for s in SIDES))
-        if mode != "two_players":
-            raise _Off('remote play needs "mode": "two_players"')
-        return checked
-    except _Off as e:
-        _say(messages, "%s; remote play is off" % e)
-        return None
