@@ -28,6 +28,9 @@ def command(app, cmd):
         app.press()
     elif name == "new":
         _new(app, cmd)
+    elif name == "join" or name == "room":
+        from firmware.usbroom import command as room_command
+        room_command(app, cmd)
     else:
         app.emit({"event": "error", "message": "unknown command %r" % (name,)})
 

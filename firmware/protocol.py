@@ -22,6 +22,8 @@ COMMANDS = {
     "state": (),
     "undo": (),
     "throw": (),
+    "join": ("room", "passphrase", "side"),          # remote play over USB (docs/remote.md)
+    "room": ("topic", "payload", "more", "online"),
 }
 
 
@@ -60,6 +62,29 @@ def check_mode(cmd):
     return None
 
 
+def check_room(cmd):
+    """None if a ``join`` or ``room`` command is well formed (the words say
+    which key is wrong, never its value: a passphrase is never repeated)."""
+    if cmd["cmd"] == "join":
+        room, phrase = cmd.get("room"), cmd.get("passphrase")
+        if not isinstance(room, str) or not 1 <= len(room) <= 64:
+            return "room must be the room's name, 1 to 64 characters"
+        if not isinstance(phrase, str) or not 8 <= len(phrase) <= 128:
+            return "passphrase must be 8 to 128 characters"
+        if cmd.get("side") not in ("B", "W"):
+            return "side must be \"B\" or \"W\""
+        return None
+    if "online" in cmd:
+        if cmd["online"] is not True and cmd["online"] is not False or len(cmd) != 2:
+            return "online must be true or false, alone"
+        return None
+    if not isinstance(cmd.get("topic"), str) or not isinstance(cmd.get("payload"), str):
+        return "topic and payload must be text"
+    if cmd.get("more", False) not in (True, False):
+        return "more must be true or false"
+    return None
+
+
 def parse_command(line):
     """``(cmd, None)`` for a good command line, ``(None, error_event)`` otherwise."""
     if isinstance(line, bytes):
@@ -89,6 +114,10 @@ def parse_command(line):
     for key in cmd:
         if key != "cmd" and key not in allowed:
             return None, error("command %s takes no key %s" % (name, json.dumps(key)))
+    if name == "join" or name == "room":
+        why = check_room(cmd)
+        if why is not None:
+            return None, error(name + ": " + why)
     if name == "new":
         if "ruleset" in cmd:
             why = check_ruleset(cmd["ruleset"], cmd.get("options", {}))

@@ -156,6 +156,8 @@ class Opponent(Computer):
         self.why = "waiting for the other board to join the room"
         self.blocked = True          # no throw here at all (away, mismatch, stopped)
         self.away = False
+        self.room = None             # the Room, for the serial commands (firmware/usbroom.py)
+        self.poll = None             # the room's loop pass, when the App's step drives it
 
     def throws_now(self):
         if self.blocked:
@@ -165,6 +167,8 @@ class Opponent(Computer):
     def tick(self, now_ms):
         """The App's hook: keep the remote move (if any) expected and lit."""
         app = self.app
+        if self.poll is not None:
+            self.poll(now_ms)        # a USB board's room: no loop of its own
         if app.phase == "move" and app.turn == self.side:
             if self.move is None and app.moves is not self._expected:
                 self._expected = []          # nothing counts until it arrives
@@ -456,8 +460,9 @@ class Room:
             if msg is None:
                 if app.phase == "nomove" and self.ply + 2 in self._pending:
                     app.press()              # the turn lost (K15, H14) is certain
-                    self._follow()
-                    continue
+                    if app.phase != "nomove":
+                        self._follow()
+                        continue
                 break
             if not self._play(msg):
                 break
@@ -513,7 +518,9 @@ class Room:
                 if word != "-":
                     self._send_action(k + 1, word, game, k + 1 == n)
                 mine = word[0] != "o" and word[0] != "t"    # a move or a lost turn
-            elif msg is not None and (msg.get("a") != word or (
+            elif word[0] != "o" and word[0] != "t":
+                self.opponent.move = None    # the remote move is played: no longer lit
+            if side != self.side and msg is not None and (msg.get("a") != word or (
                     k + 1 == n and msg.get("pos") != game.position.text())):
                 self._stop("the other board's %s was played here as %s" % (
                     msg.get("a"), word), True)

@@ -17,6 +17,7 @@ COMMANDS = {
     "deploy": ("host_tools.board.deploy", "build, copy to a connected Pico and verify"),
     "monitor": ("host_tools.board.monitor", "watch a connected board live"),
     "show": ("host_tools.board.show", "show a connected board on the simulator's page, read-only"),
+    "link": ("host_tools.remote.link", "play a USB board in a remote game through an MQTT broker"),
     "replay": ("host_tools.sim.replay", "step through a recorded game on the simulator's page"),
     "kiosk": ("host_tools.board.kiosk", "the systemd units that start a museum's screen by itself"),
     "check": ("host_tools.board.check", "guided wiring self-test of a connected board"),

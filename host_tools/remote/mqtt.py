@@ -63,7 +63,9 @@ class Connection:
         self._delay = self._retry[0]
         for topic in self.room.topics():
             client.subscribe(topic, qos=1)
-        self.send(*self.room.online())
+        hello = self.room.online()        # None: a board on USB sends its own
+        if hello is not None:
+            self.send(*hello)
 
     def _on_disconnect(self, client, userdata, flags, reason, properties=None):
         self._lost()
@@ -112,6 +114,19 @@ class Connection:
     def _lost(self):
         if self.up:
             self.room.offline()
+        self.up = False
+        self._open = False
+
+    def drop(self):
+        """The line cut without a goodbye (a power cut): the broker sends
+        the last will once it notices."""
+        sock = self.client.socket()
+        if sock is not None:
+            try:
+                sock.close()
+            except OSError:
+                pass
+        self._started = False
         self.up = False
         self._open = False
 

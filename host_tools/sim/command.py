@@ -43,6 +43,8 @@ def add_arguments(parser):
     parser.add_argument("--view", choices=("full", "kiosk"), default="full",
                         help="kiosk: the board, sticks, whose turn and the instruction only")
     parser.add_argument("--verbose", action="store_true", help="log every HTTP request")
+    from host_tools.remote.seat import add_room_arguments
+    add_room_arguments(parser)       # --room: one seat of a remote game (docs/remote.md)
 
 
 def _config(path):
@@ -94,6 +96,24 @@ def config_problems(config):
     return validate(config)[1]
 
 
+def App():
+    from firmware.app import App
+    return App
+
+
+def _seat(args):
+    """--room: the page's seat in a remote game (host_tools/remote/page.py),
+    None without it, or what is wrong, in words."""
+    if getattr(args, "room", None) is None:
+        return None
+    from host_tools.remote.page import PageSeat
+    from host_tools.remote.seat import Settings, ask_passphrase
+    if args.computer:
+        return "--room and --computer cannot go together: the other board is the opponent"
+    settings = Settings(args, ask=ask_passphrase)
+    return settings.problem or PageSeat(settings)
+
+
 def run(args):
     from host_tools.sim.board import Sim
     from host_tools.sim.clock import Clock
@@ -117,8 +137,13 @@ def run(args):
     if problem:
         print("senet-board sim: %s" % problem, file=sys.stderr)
         return 2
+    seat = _seat(args)
+    if seat is not None and not hasattr(seat, "app_factory"):
+        print("senet-board sim: %s" % seat, file=sys.stderr)
+        return 2
     try:
-        sim = Sim(config=config, ruleset=args.ruleset, store_dir=store, seed=args.seed)
+        sim = Sim(config=config, ruleset=args.ruleset, store_dir=store, seed=args.seed,
+                  app_factory=seat and seat.app_factory(App()))
         clock = Clock(sim)
         try:
             server = SimServer(sim, "127.0.0.1", args.port, clock=clock, verbose=args.verbose,
@@ -130,5 +155,7 @@ def run(args):
         clock.start()
         return serve(server, "Senet board simulator", args.lang, args.view, not args.no_browser)
     finally:
+        if seat is not None:
+            seat.close()                 # the other board is told this one left
         if temporary:
             shutil.rmtree(store, ignore_errors=True)
