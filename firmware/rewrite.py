@@ -19,7 +19,7 @@ except ImportError:
 from engine.rules import ruleset_spec
 
 VERSION = 1              # the file format (firmware/store.py's docstring)
-SLICE = const(4)         # plies a pass: some 2 ms on a Pico (tests/bench/firmware_bench.py)
+SLICE = const(2)         # plies a pass: about 2 ms on a Pico (tests/bench/firmware_bench.py)
 
 
 def flushed(f):
@@ -99,7 +99,7 @@ class Rewrite:
     def step(self):
         """One bounded part: game.new opened with its head, or its next
         SLICE plies, or, all written, its tail and the close; or, whole, put
-        in place. True once done: put in place, or given up (a takeback; a
+        in place: a pass each. True once done: put in place, or given up (a takeback; a
         failing flash: then the next save writes the whole file)."""
         if self.game.ply_count < self.plies:
             return self._give_up()       # taken back: the whole save is due
@@ -130,24 +130,25 @@ class Rewrite:
             write_head(f, game)
             return
         end = self.plies
-        if end - at > SLICE:
-            end = at + SLICE
-        sep = ", " if at else ""
-        for side, throw, text in game.turns(at):     # from the log, no replay
-            if at >= end:
-                break
-            write_ply(f, sep, side, throw, text)
-            sep = ", "
-            at += 1
-        self.at = at
-        if at == self.plies:
-            write_tail(f, self.position, self.throw)
-            self.file = None
-            try:
-                flushed(f)
-            finally:
-                f.close()                # littlefs commits game.new here
-            self.whole = True
+        if at < end:
+            if end - at > SLICE:
+                end = at + SLICE
+            sep = ", " if at else ""
+            for side, throw, text in game.turns(at):     # from the log, no replay
+                if at >= end:
+                    break
+                write_ply(f, sep, side, throw, text)
+                sep = ", "
+                at += 1
+            self.at = at
+            return
+        write_tail(f, self.position, self.throw)
+        self.file = None
+        try:
+            flushed(f)
+        finally:
+            f.close()                    # littlefs commits game.new here
+        self.whole = True
 
     def close(self):
         """Let game.new go, cut short (the rewrite given up)."""

@@ -47,9 +47,9 @@ SCRIPT = ("opening", "throw", "move", "throw", "move", "throw", "move", "throw",
 # whole; one the power cuts short (the board switched on with game.log2 and
 # half a game.new); one a takeback gives up.
 BACKGROUND = ("opening", "work", "throw", "move", "throw", "move", "throw", "move", "work",
-              "work", "throw", "move", "work", "throw", "move", "throw", "move", "work",
-              "throw", "power", "work", "throw", "move", "throw", "move", "throw", "move",
-              "throw", "move", "work", "takeback", "throw", "move")
+              "work", "throw", "work", "work", "move", "work", "throw", "move", "throw",
+              "move", "work", "throw", "power", "work", "throw", "move", "throw", "move",
+              "throw", "move", "throw", "move", "work", "takeback", "throw", "move")
 LOG_MAX = 30
 AFTER = 2          # cuts go on until this many actions after the second fault
 
@@ -336,8 +336,11 @@ class Board:
             self.store.work()                # a quiet pass of the App
 
     def close(self):
-        """Done with: the files a background rewrite left open closed, no
-        longer failing (littlefs-python must not outlive an open file)."""
+        """Done with: on littlefs, the files a background rewrite left open
+        closed, no longer failing (littlefs-python must not outlive an open
+        file; in memory there is nothing to let go)."""
+        if self.model.kind != "littlefs":
+            return
         self.fs.faults = ()
         self.fs.cut = None
         for store in self.stores:
