@@ -526,8 +526,8 @@ class Room:
                     msg.get("a"), word), True)
         self._game = game
         self.ply = n
-        if mine and (game.is_over() or game.throw is None and game.position.turn != self.side):
-            self._send_state()               # this board's turn is over: the record kept
+        if game.is_over() or mine and game.throw is None and game.position.turn != self.side:
+            self._send_state()               # this board's turn, or the game, is over: kept
 
     def _new_local(self, game):
         """A new game begun on this board (a long press after the end)."""
