@@ -269,3 +269,36 @@ def test_a_board_on_another_ruleset_is_refused_before_the_first_throw(broker):  
         finish(a, b)
     finally:
         closing(a, b)
+
+
+def test_a_lost_turn_waits_while_the_opponent_is_away_and_the_board_stays_alive(broker):  # noqa: F811
+    """The other board's next throw arrives while this board shows its own
+    lost turn (K15, H14) and believes the other away: the room must not
+    spin pressing a button the App refuses (the board would freeze): it waits."""
+    import threading
+    stranger = Stranger(broker.port)
+    a, b = both(29, broker.port)
+    try:
+        joined(a, b)
+        play(a, b, until=lambda: b.app.state == "nomove" and b.app.turn == "W")
+        root, good = b.room.root, room_key(ROOM, PASSPHRASE)
+
+        def signed(topic, body):
+            raw = json.dumps(body).encode()
+            return raw + b"\n" + hmac256.hexdigest(good, topic.encode() + b"\n" + raw).encode()
+        stranger.publish(root + "/hello/B", signed(root + "/hello/B", {"t": "away", "side": "B"}))
+        wait_real(lambda: b.room.peer == "away", [b])
+        ply = b.room.ply
+        topic = root + "/play/B"
+        stranger.publish(topic, signed(topic, {"t": "throw", "side": "B", "g": b.room.game_id,
+                                               "ply": ply + 2, "a": "t2", "sticks": 3,
+                                               "pos": b.app.position}))
+        deadline = time.monotonic() + HANG_S
+        while ply + 2 not in b.room._pending:      # heard, not yet played
+            assert time.monotonic() < deadline
+            b.conn.drain(0.05)
+        done = threading.Event()
+        threading.Thread(target=lambda: (b.room.poll(b.t), done.set()), daemon=True).start()
+        assert done.wait(HANG_S), "the room spun on a refused press"
+    finally:
+        closing(a, b, stranger)
