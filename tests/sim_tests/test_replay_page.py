@@ -26,6 +26,7 @@ from host_tools.sim.server import SimServer
 
 import paths
 from chromium import browser  # noqa: F401  (a module's own browser)
+from sigint import as_from_a_terminal
 
 WAIT_MS = 60000         # only catches a hang: every wait is for a condition
 HANG_S = 60
@@ -280,7 +281,8 @@ def test_replay_serves_the_page_with_the_game(page, tmp_path):
     path = tmp_path / "kept.txt"
     path.write_text(record(game), encoding="utf-8")
     proc = subprocess.Popen(replay_command(str(path), "--lang", "ru"), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=paths.ROOT)
+                            stderr=subprocess.PIPE, text=True, cwd=paths.ROOT,
+                            preexec_fn=as_from_a_terminal)
     hung = threading.Timer(2 * HANG_S, proc.kill)
     hung.start()
     try:
