@@ -33,12 +33,12 @@ METHOD = ("logistic model over the engine's evaluation and the race, calibrated 
           "its measured calibration error")
 
 
-def analyse(record_text, playouts=0, seed=1, clock=time.perf_counter):
+def analyse(record_text, clock=time.perf_counter):
     """Analyse the game in ``record_text`` (engine/record.py's format, either
     version). Raise ValueError (RecordError) with one line for a record that
-    cannot be read, or a ruleset without a fitted model. ``playouts`` and
-    ``seed`` are accepted for callers that pass them; the chances here need
-    no random playouts, so the result is the same for every seed."""
+    cannot be read, or a ruleset without a fitted model. The chances come
+    from a fitted model, not random playouts, so the same record always gets
+    the same analysis."""
     started = clock()
     rec = read(record_text)
     rs = rec.game.ruleset
