@@ -1,8 +1,11 @@
 """Writing game.json: at once (``write_game``), or again in the background,
 a few plies a quiet pass (``Rewrite``).
 
-firmware/store.py saves the game (and imports this); its docstring tells
-the files and why a power cut at any moment leaves a whole game. ``Rewrite``
+firmware/store.py saves the game, and loads this for a whole save or a
+rewrite in the background and lets it go after (a new game, a takeback, a
+rewrite every ~17 moves: the heap has its room back between them); its
+docstring tells the files and why a power cut at any moment leaves a whole
+game. ``Rewrite``
 writes ``game.new``: the game as the flash held it when the log passed its
 length (ply K), in the format ``write_game`` writes, so that no step a
 player waits on writes the whole game; ``settle`` puts it in place.
@@ -83,15 +86,16 @@ def game_to_dict(game):
 
 
 class Rewrite:
-    """``game.new`` being written with ``game`` as it stands now (ply K):
-    ``plies`` entries, then ``position`` and ``throw`` as they are now."""
+    """``game.new`` being written with ``game`` as it stood when the log
+    passed its length (ply K): ``plies`` entries, then ``position`` (as text)
+    and ``throw`` as they were then."""
 
-    def __init__(self, store, game):
+    def __init__(self, store, game, plies, position, throw):
         self.store = store
         self.game = game
-        self.plies = game.ply_count
-        self.position = game.position.text()
-        self.throw = game.throw
+        self.plies = plies
+        self.position = position
+        self.throw = throw
         self.at = -1                     # next entry to write; -1: game.new not open
         self.file = None                 # game.new, open while it is written
         self.whole = False               # game.new closed whole: to be put in place

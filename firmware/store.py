@@ -68,7 +68,8 @@ Loading (firmware/resume.py) replays the saved history through the rules
 engine as it reads it, so a file that was edited, truncated or written by
 another version can only ever give a legal game or a clear reason why not.
 Only ``os`` and ``json`` are used, as both exist on MicroPython (``json`` by
-the writing, firmware/rewrite.py, and the reading, firmware/resume.py, loaded
+the writing, firmware/rewrite.py, loaded for a whole save or a rewrite in
+the background and let go after, and the reading, firmware/resume.py, loaded
 at start-up and let go). A ``Store``
 can be given another file system (``fs``: an object with ``open``,
 ``rename``, ``remove``, ``stat``), as the tests give it a littlefs image.
@@ -107,7 +108,6 @@ except ImportError:
 
 from engine.rules import ruleset_spec
 from firmware import unload
-from firmware.rewrite import Rewrite, flushed, sync, write_game
 
 _LOG_MAX = const(240)   # bytes; past this game.json is written again. The
 #   log stays inline in littlefs (under 512 bytes with the rp2 port's 1 KB
@@ -127,6 +127,11 @@ def join(folder, name):
 
 
 _CIRCUITPYTHON = sys.implementation.name == "circuitpython"
+
+
+def _game_of(job):
+    """The game a rewrite in the background writes (begun or not yet)."""
+    return job[0] if type(job) is tuple else job.game
 
 
 class Store:
@@ -159,7 +164,8 @@ class Store:
         # A rewrite in the background (``work``; firmware/rewrite.py): the
         # saves made while it goes on go to game.log2.
         self._background = False         # work() is called: rewrites go there
-        self._job = None                 # the rewrite under way, or None
+        self._job = None                 # the rewrite under way (a Rewrite); begun
+        #   in a save, not yet loaded (game, plies, position, throw); or None
         self._ring = None                # game.sav's writer, loaded only in its mode
         if mode == "ring":
             from firmware.savering import Ring
@@ -217,7 +223,7 @@ class Store:
         job = self._job
         if (whole or size < 0 or self._unfinished
                 or (size > _LOG_MAX and (job is not None or not self._background))
-                or (job is not None and game is not job.game)
+                or (job is not None and game is not _game_of(job))
                 or game.ruleset is not self._rs or len(game.opening) != self._opening or n < k
                 or (n == k and self._throw is not None and game.throw != self._throw)):
             self._size = -1              # nothing known until it is done (mark)
@@ -226,7 +232,9 @@ class Store:
             self._size = -1
             self._append(game, k, size)
             if self._background and job is None and self._size > _LOG_MAX:
-                self._job = Rewrite(self, game)
+                # the game as the flash holds it now; firmware/rewrite.py is
+                # loaded for it in the next quiet pass, not in this step
+                self._job = (game, game.ply_count, game.position.text(), game.throw)
                 self._size = 0           # bytes in game.log2, not there yet
 
     def holds(self, game):
@@ -281,6 +289,7 @@ class Store:
         """The whole game to game.tmp, then game.log gone, then the rename.
         A game.tmp left whole by a rewrite that failed at its end goes in
         place first: it may be the only copy, and "w" would empty it."""
+        from firmware.rewrite import flushed, sync, write_game
         self.give_up()
         if self._unfinished:
             self.finish()
@@ -293,6 +302,8 @@ class Store:
         self.finish()                        # game.tmp is whole: it is the game now
         sync(self.fs)
         self.mark(game, 0)
+        if self._job is None:
+            unload("firmware.rewrite")   # a new game or a takeback: rare
 
     def finish(self):
         """The end of a rewrite, game.tmp being whole: game.log gone (it
@@ -330,10 +341,15 @@ class Store:
         """A bounded part of the rewrite in the background, for a pass in
         which nobody waits on the board (the App calls it then): game.new
         opened, a few more plies of it written, or it closed, or put in
-        place (firmware/rewrite.py)."""
+        place (firmware/rewrite.py, loaded in the first of these passes)."""
         self._background = True
-        if self._job is not None and self._job.step():
-            self._job = None             # in place, or given up
+        job = self._job
+        if type(job) is tuple:
+            from firmware.rewrite import Rewrite     # let go when it is done
+            self._job = Rewrite(self, job[0], job[1], job[2], job[3])
+        elif job is not None and job.step():
+            self._job = None             # in place, or given up:
+            unload("firmware.rewrite")   # its code back until the next one
 
     def give_up(self):
         """Give the rewrite in the background up (a takeback, a new game, a
@@ -343,7 +359,9 @@ class Store:
         if job is not None:
             self._job = None
             self._size = -1
-            job.close()
+            if type(job) is not tuple:
+                job.close()
+            unload("firmware.rewrite")
 
     def mark(self, game, size):
         """Note what the files now hold: ``game``, with ``size`` bytes of log."""
@@ -376,6 +394,7 @@ class Store:
         finally:
             load_store = None
             unload("firmware.resume")
+            unload("firmware.rewrite")   # if a rewrite in the background was put in place
 
     def clear(self):
         self.close()

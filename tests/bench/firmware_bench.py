@@ -207,13 +207,15 @@ class Steps:
     """The long and the save steps of one game played several times, each
     with its fastest run (a step is long only if long in every run: other
     processes on the host do not make one so). The first run lists them
-    (step * 16 + kind) in lists made whole at the start, ``size`` long, so
-    the heap they take does not depend on the host's load (``missed``
-    counts what did not fit); later runs lower their times or drop them."""
+    (step * 16 + kind) in arrays of 32-bit numbers made whole at the start,
+    ``size`` long, so the heap they take does not depend on the host's load
+    and is half a list's on a 64-bit port (``missed`` counts what did not
+    fit); later runs lower their times or drop them."""
 
     def __init__(self, size=1200):
-        self.keys = [0] * size
-        self.took = [0] * size
+        from array import array
+        self.keys = array("i", range(size))      # one block each, sized at once
+        self.took = array("i", range(size))
         self.count = 0
         self.missed = 0
         self.runs = 0
@@ -485,20 +487,20 @@ def main():
         report["steps_per_game"] = hands.steps
         hands = None
         gc.collect()
-    keys = steps.keys[:steps.count]
-    took = steps.took[:steps.count]
+    count = steps.count                  # the arrays themselves: a copy needs room
+    keys = steps.keys
+    took = steps.took
     report["steps_not_noted"] = steps.missed
-    steps = None
     # every save step is noted, 0 included: with a 1 ms clock (supervisor.
     # ticks_ms) a fast save reads 0, which is a reading, not a gap
-    saves = [took[i] for i in range(len(took)) if keys[i] & 15 == _SAVE]
-    work = [took[i] for i in range(len(took)) if keys[i] & 15 == _WORK]
+    saves = [took[i] for i in range(count) if keys[i] & 15 == _SAVE]
+    work = [took[i] for i in range(count) if keys[i] & 15 == _WORK]
     calibration = calibrate()
     five = 5 * calibration * 1000 / PICO_CALIBRATION_MS
     longest = 0
     over = 0
     kinds = {}
-    for i in range(len(took)):
+    for i in range(count):
         if keys[i] & 15 != _SAVE:
             if took[i] > five:
                 over += 1
@@ -516,7 +518,7 @@ def main():
     report.setdefault("max_step_kind", "none over 4 ms")
     report["steps_over_5ms"] = over
     report["steps_over_5ms_kinds"] = kinds
-    keys = took = saves = work = None
+    keys = took = saves = work = steps = None
     # one collection with a game going on (40 moves in, saved)
     hands = Hands(saving_app(3)[0])
     play_game(hands, 3, moves=40)

@@ -47,9 +47,10 @@ SCRIPT = ("opening", "throw", "move", "throw", "move", "throw", "move", "throw",
 # whole; one the power cuts short (the board switched on with game.log2 and
 # half a game.new); one a takeback gives up.
 BACKGROUND = ("opening", "work", "throw", "move", "throw", "move", "throw", "move", "work",
-              "work", "throw", "work", "work", "move", "work", "throw", "move", "throw",
-              "move", "work", "throw", "power", "work", "throw", "move", "throw", "move",
-              "throw", "move", "throw", "move", "work", "takeback", "throw", "move")
+              "work", "work", "throw", "work", "work", "move", "work", "throw", "move",
+              "throw", "move", "work", "work", "throw", "power", "work", "throw", "move",
+              "throw", "move", "throw", "move", "throw", "move", "work", "work",
+              "takeback", "throw", "move")
 LOG_MAX = 30
 AFTER = 2          # cuts go on until this many actions after the second fault
 
