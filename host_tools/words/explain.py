@@ -18,8 +18,14 @@ from the serial events). Both keep a ``Story`` of the events so far and call
             "mode"}
 
 Sides are "B" and "W"; a key that names a side ends in ".B" or ".W", so each
-language can say it in its own grammar.
+language can say it in its own grammar. Two opponents who take the
+computer's seat have words of their own: a museum exhibit playing a lone
+visitor's other side (words/museum.py), and the player far away of a board
+in a remote game (words/remote.py).
 """
+
+from host_tools.words import museum
+from host_tools.words.remote import Far, opponent, threw
 
 WATER = 27        # the House of Water (K12, H10)
 HAPPINESS = 26    # the House of Happiness (K11)
@@ -30,7 +36,8 @@ class Story:
     the opening, who won it, the computer's side and chosen move, the
     board's mode as its hello said, the end, and at a museum exhibit the
     lone visitor's opponent (firmware/museum.py): the side the board offers
-    to play, the side it took, a side handed back."""
+    to play, the side it took, a side handed back; in a remote game, the
+    room's news (``far``)."""
 
     def __init__(self):
         self.player = 1          # opening: 1 throws at the black light, 2 at the white
@@ -47,6 +54,7 @@ class Story:
         self.mode = None         # the board's mode as its hello said ("computer", ...)
         self.attracting = False  # museum: the travelling light runs, until a touch
         self.position = None     # the game's position text, as the last event gave it
+        self.far = Far()         # a board in a room: the opponent far away (words/remote.py)
 
     def saw(self, state):
         """The board's state, as read: a mistake made during the opening is
@@ -58,6 +66,7 @@ class Story:
 
     def event(self, event):
         name = event.get("event")
+        self.far.event(event)
         text = event.get("after" if name == "move" else "position")
         if name in ("ready", "new", "undo", "setup", "move") and isinstance(text, str):
             self.position = text
@@ -70,7 +79,7 @@ class Story:
             self.player = 1
             self.computer = None
             if name == "new" or (name == "ready" and not self.taking_back):
-                self._museum_done()      # a new game or a restart: the museum's side is gone
+                museum.done(self)        # a new game or a restart: the museum's side is gone
             self.taking_back = name == "undo"    # its "ready" ends the takeback, not the game
             if name != "ready":
                 self.start = None
@@ -89,7 +98,7 @@ class Story:
             if event.get("opening"):
                 if event.get("value") != 1 and player in (1, 2):
                     self.player = 3 - player
-            if event.get("by") == "computer":
+            if event.get("by") in ("computer", "remote"):     # the opponent's seat
                 if event.get("side") in ("B", "W"):
                     self.computer_side = event["side"]
                 elif player in (1, 2):
@@ -104,7 +113,7 @@ class Story:
             if event.get("side") in ("B", "W"):
                 self.computer_side = event["side"]
         elif name == "museum":
-            self._museum(event)
+            museum.heard(self, event)
         elif name in ("move", "pass"):
             self.start = None
             self.computer = None
@@ -113,41 +122,11 @@ class Story:
         elif name == "game_over":
             self.over = event
 
-
-    def _museum(self, event):
-        what = event.get("what")
-        side = _side(event.get("side"))
-        if what in ("attract", "wake", "reset"):
-            self.attracting = what == "attract"
-        if what == "offer":
-            self.offer = side
-        elif what == "offer_withdrawn":
-            self.offer = None
-        elif what == "computer":
-            self.offer = None
-            self.news = None
-            self.computer_side = self.board_side = side
-        elif what in ("hand_back", "reset"):
-            # The computer leaves that side: a person plays it from now on.
-            self._museum_done()
-            self.computer_side = None
-            self.news = event if what == "hand_back" else None
-        elif what == "no_computer":
-            self.offer = None
-            self.news = event
-
     def attract_shown(self, state):
         """Is the travelling light on? The setup and takeback words stay
         above it: they say which pieces to put where."""
         return self.attracting and state not in ("setup", "takeback", "howto")
 
-    def _museum_done(self):
-        """The museum's opponent leaves (its side handed back, the game reset
-        or a new one begun); after a restart a computer chosen by config
-        stays."""
-        if self.board_side is not None:
-            self.computer_side = None
-        self.offer = self.board_side = self.news = None
 
 
 def squares(roles, role):
@@ -195,20 +174,6 @@ def _carried_to(house, put):
     return min(put)
 
 
-def _museum_words(story):
-    """At a museum exhibit: the side the board plays for a lone visitor and
-    how to take it back, or the news that a side is a person's again, or
-    that the board cannot play one."""
-    if story.board_side is not None:
-        return [["status.board_plays." + story.board_side, {}]]
-    news = story.news or {}
-    if news.get("what") == "hand_back" and _side(news.get("side")):
-        return [["status.yours_again." + news["side"], {}]]
-    if news.get("what") == "no_computer":
-        return [["status.no_computer", {}]]
-    return []
-
-
 def _put_on(put, position):
     """Where pieces are wanted, by the colour that belongs there (K2 and H2 lay them
     out oppositely; a reed switch cannot tell), or in general without a position."""
@@ -219,14 +184,13 @@ def _put_on(put, position):
     return [w for w in words if w[1]["squares"]]
 
 
-def _opponent(story, key):
-    """A museum board plays a lone visitor's side itself ("the board plays
-    black"), so its throws and moves are the board's too, never a computer's."""
-    return _BOARD_KEYS[key] if story.board_side is not None else key
-
-
-_BOARD_KEYS = {"do.computer_throws.": "do.board_throws.", "do.computer": "do.board",
-               "do.computer_off": "do.board_off"}
+def _opponent(story, key, args, throw=None, side=""):
+    """The computer's sentence, or another opponent's in the computer's seat:
+    a museum board plays a lone visitor's side itself ("the board plays
+    black"), a board in a room seats the player far away there."""
+    if story.far.room:
+        return opponent(key, args, throw, side)
+    return [(museum.BOARD_KEYS.get(key, key) if story.board_side is not None else key) + side, args]
 
 
 def _start_words(story, against_computer):
@@ -239,8 +203,8 @@ def _start_words(story, against_computer):
     start = story.start
     side = start["side"]
     words = [["status.start." + side, {"player": start.get("player")}]]
-    if (story.last_throw or {}).get("by") == "computer":
-        words.append(["status.threw_first.computer", {}])
+    if (story.last_throw or {}).get("by") in ("computer", "remote"):
+        words.append(_opponent(story, "status.threw_first.computer", {}))
     elif against_computer:
         words.append(["status.threw_first.you", {}])
     elif start.get("player") == 1:
@@ -311,10 +275,12 @@ def explain(board, story):
                                    or (board.get("mode") or story.mode) == "computer"))
         kind = "start"            # its words tell the throw too: the first 1
     elif turn is not None and state in ("move", "nomove") and throw is not None:
-        status.append(["status.threw." + turn, {"value": throw}])
+        far = story.far.room and computer_side == turn
+        status.append(threw(throw) if far else ["status.threw." + turn, {"value": throw}])
     elif turn is not None and state in ("throw", "mismatch") and not opening:
         status.append(["status.turn." + turn, {}])
-    status.extend(_museum_words(story))
+    status.extend(museum.words(story))
+    status.extend(story.far.status())
 
     # What the board asks now, mistakes first.
     error, missing = squares(roles, "error"), squares(roles, "missing")
@@ -326,10 +292,14 @@ def explain(board, story):
         kind = "mistake" if error else "missing"
         return {"kind": kind, "status": status, "instruction": do}
 
+    if story.far.waits() and state in ("opening", "throw"):
+        kind, do = story.far.waiting()       # no throw on either board meanwhile
+        return {"kind": kind, "status": status, "instruction": do}
+
     if state == "opening":
         light = "B" if story.player == 1 else "W"
         if computer_side == light:          # it throws at its own side's light
-            do.append([_opponent(story, "do.computer_throws.") + light, {}])
+            do.append(_opponent(story, "do.computer_throws.", {}, side=light))
             return {"kind": "computer", "status": status, "instruction": do}
         do.append(["do.opening." + light, {}])
         return {"kind": "opening", "status": status, "instruction": do}
@@ -340,7 +310,7 @@ def explain(board, story):
 
     if state == "throw":
         if computer_side is not None and computer_side == turn:
-            do.append([_opponent(story, "do.computer_throws.") + turn, {}])
+            do.append(_opponent(story, "do.computer_throws.", {}, side=turn))
             kind = "computer"
         elif turn is not None and story.offer == turn:
             do.append(["do.offer." + turn, {}])     # a press declines, waiting accepts
@@ -381,9 +351,9 @@ def explain(board, story):
         if move is None and c_from:
             move = (c_from[0], c_to[0] if c_to else "off")
         if move is not None and move[1] == "off":
-            do.append([_opponent(story, "do.computer_off"), {"from": move[0]}])
+            do.append(_opponent(story, "do.computer_off", {"from": move[0]}, throw))
         elif move is not None:
-            do.append([_opponent(story, "do.computer"), {"from": move[0], "to": move[1]}])
+            do.append(_opponent(story, "do.computer", {"from": move[0], "to": move[1]}, throw))
         kind = "computer"
     elif lifted and target:
         do.append(["do.target", {"choices": target}])
@@ -395,6 +365,8 @@ def explain(board, story):
         movable = squares(roles, "movable")
         if movable:
             do.append(["do.move." + (turn or "B"), {"value": throw, "squares": movable}])
+        elif story.far.room and computer_side == turn:     # their move is on its way
+            do.extend(story.far.waiting()[1] if story.far.waits() else [["do.remote_moving", {}]])
         if kind != "start":
             kind = "turn"
     return {"kind": kind, "status": status, "instruction": do}

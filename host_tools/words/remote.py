@@ -1,0 +1,97 @@
+"""The opponent far away, in words: a board in a remote game (docs/remote.md).
+
+A board in a room seats the other board's player where the computer would
+sit (firmware/room.py), so its lights and its `new` event show the remote
+side as the computer's. The page must not call a grandmother in another
+city "the computer": the room's `remote` events, the `room` events of a
+board that `senet-board link` carries, and the throws `"by": "remote"`
+(docs/protocol.md) tell that the opponent is a player far away, and this
+module words their throws and moves, their presence (away, back, this
+board offline) and two boards set to different rules.
+
+Like explain.py it writes no sentence: it picks keys of i18n/<lang>.json.
+"""
+
+import re
+
+_RULES = re.compile(r"plays (\S+) and this one (\S+):")
+
+PRESENCE = {"joined": "status.remote_joined", "back": "status.remote_back",
+            "away": "status.remote_away", "offline": "status.remote_offline"}
+
+# The computer's words, and the far opponent's in their place.
+KEYS = {"do.computer_throws.": "do.remote_throws.", "do.computer": "do.remote",
+        "do.computer_off": "do.remote_off", "status.threw_first.computer":
+        "status.threw_first.remote"}
+
+
+class Far:
+    """What the events told of the room: that there is one, whether the
+    other board is here, and whether the two boards' rules differ."""
+
+    def __init__(self):
+        self.room = False        # this board plays in a room
+        self.presence = None     # "joined", "back", "away" (the other board), "offline" (this one)
+        self.rules = None        # {"theirs", "ours"} while the two boards' rules differ
+
+    def event(self, event):
+        name = event.get("event")
+        if name == "room" or (name == "throw" and event.get("by") == "remote"):
+            self.room = True
+        if name in ("throw", "move", "pass") and self.presence in ("joined", "back"):
+            self.presence = None             # said once, until the game goes on
+        elif name == "new":
+            self.rules = None                # a new game may be by the other's rules
+        elif name == "remote":
+            self._remote(event)
+
+    def _remote(self, event):
+        what = event.get("what")
+        if what == "link":                   # a Pico W's own Wi-Fi and broker
+            self.room = True
+            return
+        self.room = True
+        if what in ("joined", "back", "away", "offline"):
+            self.presence = what
+        if what in ("joined", "back"):
+            self.rules = None                # it joins only by the same rules
+        elif what == "rules":
+            found = _RULES.search(event.get("message") or "")
+            self.rules = ({"theirs": found.group(1), "ours": found.group(2)} if found
+                          else {"theirs": "?", "ours": "?"})
+
+    def waits(self):
+        """Does the game wait for the room (no throw on either board)?"""
+        return self.presence in ("away", "offline") or self.rules is not None
+
+    def status(self):
+        """The room's news, said beside whose turn it is."""
+        if not self.room:
+            return []
+        words = []
+        if self.rules is not None:
+            words.append(["status.remote_rules", dict(self.rules)])
+        if self.presence is not None:
+            words.append([PRESENCE[self.presence], {}])
+        return words
+
+    def waiting(self):
+        """The instruction while the game waits, and its kind."""
+        if self.rules is not None:
+            return "rules", [["do.remote_rules", {}]]
+        return "away", [["do.remote_away", {}]]
+
+
+def opponent(key, args, throw=None, side=""):
+    """The far opponent's sentence in place of the computer's ``key`` (and
+    ``side``): their throw is told with their move, as they made both on
+    their own board."""
+    args = dict(args)
+    if throw is not None and key in ("do.computer", "do.computer_off"):
+        args["value"] = throw
+    return [KEYS.get(key, key) + side, args]
+
+
+def threw(throw):
+    """The far opponent's throw, said as theirs."""
+    return ["status.remote_threw", {"value": throw}]
