@@ -185,3 +185,31 @@ def test_a_missing_file_or_a_folder_gives_one_line(tmp_path):
     for path, words in ((tmp_path / "nowhere.txt", "cannot read"), (tmp_path, "is a folder")):
         with pytest.raises(GameFileError, match=words):
             load_game(str(path))
+
+
+def test_a_copy_taken_while_the_board_rewrites_in_the_background_reads_whole(tmp_path):
+    # firmware/store.py: past a few hundred bytes of log the board writes
+    # game.json again in quiet passes (game.new) and puts the plies made
+    # meanwhile in game.log2. A copy taken then holds them all.
+    game = play_game(ruleset("kendall"), 5)
+    store = Store(str(tmp_path), mode="files")
+    store.work()                            # a quiet pass: the board has them
+    replay = Game(game.ruleset)
+    replay.opening = list(game.opening)
+    for i, (side, throw, move, _) in enumerate(game.history):
+        replay.set_throw(throw)
+        if move is None:
+            replay.pass_turn()
+        else:
+            replay.play(move)
+        store.save(replay)
+        if i == len(game.history) - 4:      # a few quiet passes, then the copy
+            for _ in range(3):
+                store.work()
+    names = set(os.listdir(str(tmp_path)))
+    assert "game.log2" in names, names       # the copy is taken mid-rewrite
+    before = sorted((n, (tmp_path / n).read_bytes()) for n in names)
+    again = read(load_game(str(tmp_path / "game.json")))
+    assert again.game.position == game.position
+    assert len(again.plies) == game.ply_count
+    assert sorted((n, (tmp_path / n).read_bytes()) for n in os.listdir(str(tmp_path))) == before

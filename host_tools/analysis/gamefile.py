@@ -9,7 +9,9 @@
   ``game.log`` the plies since, one a line. Given either file's path, the
   other is looked for beside it; a ``game.json`` without a log is a whole
   game on its own (a fresh rewrite), a ``game.log`` without its
-  ``game.json`` is nothing.
+  ``game.json`` is nothing. A copy taken while the board was writing
+  game.json again in the background (game.new, game.log2 beside it) is
+  loaded by the board's own power-on code, so its last plies are not lost.
 
 Both are replayed through the engine exactly as the board replays them at
 power-on (firmware/resume.py), so a file that was edited, cut short or is
@@ -20,6 +22,8 @@ at the line before; a throw not yet played is not part of a record.
 
 import json
 import os
+import shutil
+import tempfile
 
 from engine.record import read, record
 from firmware.resume import load_game as load_saved, replay_log
@@ -78,12 +82,41 @@ def _board_game(path, name):
     else:
         saved = path
         log = os.path.join(folder, name[:-5] + ".log") if name.endswith(".json") else None
+    if _mid_rewrite(folder, saved):
+        return record(_as_the_board_loads_it(folder))
     game = _replayed(saved)
     if log is not None and os.path.isfile(log):
         _text(log)                                   # not text: one line, as above
         with open(log, encoding="utf-8") as f:
             replay_log(f, game)                      # -1: cut short; the game before it stands
     return record(game)
+
+
+# What a board leaves for a moment every ~17 moves, while game.json is written
+# again in the background (firmware/store.py): game.new, and game.log2 with
+# the plies made meanwhile; game.tmp when a whole save was cut short.
+REWRITE_FILES = ("game.new", "game.log2", "game.tmp")
+
+
+def _mid_rewrite(folder, saved):
+    return (os.path.basename(saved) == "game.json"
+            and any(os.path.isfile(os.path.join(folder, n)) for n in REWRITE_FILES))
+
+
+def _as_the_board_loads_it(folder):
+    """A copy taken mid-rewrite, loaded by the board's own power-on code
+    (firmware/resume.py) on a scratch copy, so the files given stay as they are."""
+    from firmware.resume import load_store
+    from firmware.store import Store
+    with tempfile.TemporaryDirectory() as scratch:
+        for name in ("game.json", "game.log") + REWRITE_FILES:
+            if os.path.isfile(os.path.join(folder, name)):
+                _text(os.path.join(folder, name))        # not text: one line
+                shutil.copy(os.path.join(folder, name), scratch)
+        game, problem = load_store(Store(scratch))
+    if game is None:
+        raise GameFileError("game.json: %s" % (problem or "no saved game in these files"))
+    return game
 
 
 def _replayed(saved):
