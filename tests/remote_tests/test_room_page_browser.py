@@ -1,0 +1,145 @@
+"""`senet-board sim --room` in a real browser: the page (white) plays a
+board (black, a CPython scenario board) through a real Mosquitto. The page
+shows the far opponent's throw on its sticks and in words that name them as
+a player far away, never the computer; when the other board's line is cut
+the page says "opponent away" in each of its languages; and the room's
+passphrase is nowhere in the page or in what the server tells it.
+
+The page's Sim runs on a manual clock stepped by this test, so the game goes
+as the seeds say; only the network and the browser run in real time, behind
+generous deadlines that catch a hang and decide nothing else.
+"""
+
+import json
+import os
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from mqtt_broker import broker  # noqa: F401  (the fixture)
+from chromium import browser  # noqa: F401  (a module's own browser)
+from host_tools.sim.server import SimServer
+from host_tools.words import I18N_DIR
+from remote_tests.pair import HANG_S, PASSPHRASE, Board
+from remote_tests.test_room_page import SimHands, page, page_acts
+
+WAIT_MS = 60000
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def sentence(lang, key):
+    with open(os.path.join(I18N_DIR, lang + ".json"), encoding="utf-8") as f:
+        return json.load(f)["text"][key]
+
+
+def far_throw_shown(sim, seat):
+    """The black board's throw after the opening is on the page, and its
+    move lit for the person at the page to carry out."""
+    app = sim.app
+    if app.state != "move" or app.turn != "B" or seat.room.opponent.move is None:
+        return None
+    if sim.story.start is not None:          # the opening's last 1: the start's own words
+        return None
+    thrown = [e["data"] for e in sim.log if e["kind"] == "app"
+              and e["data"].get("event") == "throw"]
+    last = thrown[-1] if thrown else {}
+    return last if last.get("by") == "remote" and not last.get("opening") else None
+
+
+def play_until(sim, seat, board, done):
+    """Both sides play until ``done()`` says what it waited for."""
+    hands = SimHands(sim)
+    deadline = time.monotonic() + HANG_S
+    while True:
+        found = done()
+        if found:
+            return found
+        if board.act() | page_acts(sim, seat, hands):
+            deadline = time.monotonic() + HANG_S
+            continue
+        assert time.monotonic() < deadline, (board.app.state, sim.app.state)
+        board.wait(20)
+        sim.advance(20)
+        time.sleep(0.001)
+
+
+def serve(sim):
+    server = SimServer(sim, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              daemon=True)
+    thread.start()
+    return server, thread
+
+
+def open_page(browser, url, lang):  # noqa: F811
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(url + "?lang=" + lang)
+    return context, pg, errors
+
+
+def wait_text(pg, element, want):
+    try:
+        pg.wait_for_function("([id, t]) => document.getElementById(id).textContent.includes(t)",
+                             arg=[element, want], timeout=WAIT_MS)
+    except Exception:
+        raise AssertionError("%r never showed %r; it shows %r" % (
+            element, want, pg.text_content("#" + element)))
+
+
+def test_the_page_in_a_room_shows_the_far_throw_and_the_opponent_away(browser, broker):  # noqa: F811
+    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
+    black = Board("B", broker.port, seed=5)
+    server, thread = serve(sim)
+    pages = []
+    dropped = False
+    try:
+        black.setup()
+        thrown = play_until(sim, seat, black, lambda: far_throw_shown(sim, seat))
+        move = seat.room.opponent.move.text
+        origin, to = move.split("-")
+        context, pg, errors = open_page(browser, server.url, "en")
+        pages.append((context, errors))
+        wait_text(pg, "instruction", "Your opponent far away threw %d and moved %s to %s: "
+                  "move their piece for them" % (thrown["value"], origin, to))
+        wait_text(pg, "status", "Your opponent far away threw %d" % thrown["value"])
+        words = pg.text_content("#words")
+        assert "computer" not in words.lower(), words
+        flat = " ".join("flat" if v else "round" for v in thrown["sticks"])
+        wait_text(pg, "throw-value", "%d  [%s]" % (thrown["value"], flat))
+
+        with urllib.request.urlopen(server.url + "api/state", timeout=30) as r:
+            state = r.read().decode()
+        for text in (pg.content(), state, json.dumps(list(sim.log))):
+            assert PASSPHRASE not in text
+
+        black.conn.drop()                    # the black board's line cut: its last will
+        dropped = True
+        deadline = time.monotonic() + HANG_S
+        while seat.room.peer != "away":
+            assert time.monotonic() < deadline, "the page never heard the last will"
+            sim.advance(20)
+            time.sleep(0.01)
+        sim.advance(20)
+        wait_text(pg, "status", sentence("en", "status.remote_away"))
+        for lang in ("hu", "ru"):
+            context, other, errors = open_page(browser, server.url, lang)
+            pages.append((context, errors))
+            wait_text(other, "status", sentence(lang, "status.remote_away"))
+            assert PASSPHRASE not in other.content()
+    finally:
+        for context, errors in pages:
+            context.close()
+            assert not errors, errors
+        server.shutdown()
+        server.stop()
+        server.server_close()
+        thread.join(5)
+        seat.close()
+        if not dropped:                      # a cut line says no goodbye
+            black.close()
