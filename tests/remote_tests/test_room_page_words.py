@@ -153,3 +153,28 @@ def test_every_room_sentence_is_in_every_language_and_never_says_computer():
         for key in ("do.remote", "status.remote_away", "do.remote_throws.B"):
             assert FAR[lang] in text[key].lower(), (lang, key, text[key])
     assert story.far.room
+
+
+def test_show_of_a_board_that_link_runs_names_the_far_opponent():
+    """`senet-board show` mirrors a USB board in a room: its serial line
+    carries the `room` event of its join, the App's `new` (the remote seat
+    reported as the computer's), the far side's throw and the state."""
+    from host_tools.board.show import Mirror
+    mirror = Mirror("/dev/null")
+    roles = [""] * 30
+    roles[9], roles[12] = "computer_from", "computer_to"
+    for event in (
+            {"event": "room", "what": "joined", "side": "W",
+             "topics": ["senet/ff31e85c0546fc9f/#"], "will": ["senet/ff31e85c0546fc9f/hello/W", "x"]},
+            {"event": "new", "ruleset": "kendall", "mode": "two_players",
+             "position": "BWBWBWBWBW.................... W", "computer": "B"},
+            {"event": "throw", "side": "B", "value": 3, "sticks": [1, 1, 1, 0], "by": "remote"},
+            {"event": "state", "position": "BWBWBWBWBW.................... B", "ruleset": "kendall",
+             "state": "move", "turn": "B", "throw": 3, "sticks": [1, 1, 1, 0], "roles": roles}):
+        mirror.line(json.dumps(event).encode())
+    words = mirror.snapshot()["explain"]
+    assert words["status"] == [["status.remote_threw", {"value": 3}]]
+    assert words["instruction"] == [["do.remote", {"value": 3, "from": 10, "to": 13}]]
+    mirror.line(json.dumps({"event": "remote", "what": "away", "side": "B",
+                            "message": "opponent away"}).encode())
+    assert ["status.remote_away", {}] in mirror.snapshot()["explain"]["status"]
