@@ -344,12 +344,18 @@ class Store:
         place (firmware/rewrite.py, loaded in the first of these passes)."""
         self._background = True
         job = self._job
-        if type(job) is tuple:
-            from firmware.rewrite import Rewrite     # let go when it is done
-            self._job = Rewrite(self, job[0], job[1], job[2], job[3])
-        elif job is not None and job.step():
-            self._job = None             # in place, or given up:
-            unload("firmware.rewrite")   # its code back until the next one
+        try:
+            if type(job) is tuple:
+                from firmware.rewrite import Rewrite     # let go when it is done
+                self._job = Rewrite(self, job[0], job[1], job[2], job[3])
+            elif job is not None and job.step():
+                self._job = None             # in place, or given up:
+                unload("firmware.rewrite")   # its code back until the next one
+        except MemoryError:
+            # a heap too full for the rewrite's code now: give it up, and the
+            # next save writes the whole file, as a store without quiet passes
+            # does; the game stays whole on the flash (game.json + the logs)
+            self.give_up()
 
     def give_up(self):
         """Give the rewrite in the background up (a takeback, a new game, a

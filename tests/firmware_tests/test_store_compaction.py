@@ -303,3 +303,36 @@ def test_littlefs_cut_before_every_flash_operation_loses_no_game(torn, monkeypat
             wrong.append((n, reason, len(got[2]) if got else None,
                           len(saved[2]) if saved else None))
     assert wrong == [], wrong[:5]
+
+
+def test_a_heap_too_full_for_the_rewrites_code_gives_it_up_and_loses_nothing(monkeypatch):
+    """A quiet pass whose heap cannot take firmware/rewrite.py (MemoryError on
+    a full board) must not stop the board: the rewrite is given up, the game
+    stays whole on the flash, and the next save writes the whole file."""
+    import firmware.rewrite as rewrite
+
+    tried = []
+
+    def no_room(*args):
+        tried.append(args[2])
+        raise MemoryError("memory allocation failed, allocating 272 bytes")
+
+    fs = CountingFs()
+    store = Store("", fs=fs)
+    store.work()                                   # the board has quiet passes
+    game = Game(parse_ruleset("kendall"))
+    game.rng = XorShift(5)
+    monkeypatch.setattr(rewrite, "Rewrite", no_room)
+    for _ in range(80):
+        if game.throw is None:
+            game.throw_sticks()
+        moves = game.legal_moves()
+        if moves:
+            game.play(moves[0])
+        else:
+            game.pass_turn()
+        store.save(game)
+        store.work()                               # no room: given up, no error
+        again, reason = Store("", fs=CountingFs(fs.data)).load()
+        assert reason is None and identity(again) == identity(game)
+    assert len(tried) >= 2, "no rewrite in the background was begun: %r" % tried
