@@ -23,7 +23,7 @@ def test_a_scripted_game_through_the_app_passes_on_the_micropython_unix_port(tmp
         (tmp_path / sub).mkdir()
     # From source: the compiler needs room beside the App (about 190k on this
     # 64-bit port, some 110 KB on a Pico's 246 KB); the heap the firmware
-    # itself needs, from .mpy, is held by test_scenarios_micropython (112K).
+    # itself needs, from .mpy, is held by test_scenarios_micropython (124K).
     run_mp_script(SCRIPT, "200k", [str(tmp_path)], min_passed=6)
 
 

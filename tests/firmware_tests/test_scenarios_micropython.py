@@ -2,7 +2,7 @@
 unix port, from .mpy files as the Pico runs them.
 
 Twice: all stories one after another in one roomy interpreter, and each
-story inside a 112 KB heap in an interpreter of its own, the way a board is
+story inside a 124 KB heap in an interpreter of its own, the way a board is
 switched on for a game (the unix port is 64-bit, so its objects take about
 1.75 times the Pico's room; the Pico's heap is 246 KB, and the firmware holds
 61.5 KB of it at its peak in a whole game). There, a
@@ -28,7 +28,7 @@ EXTRA = ["tests/board_sim.py", "tests/hand.py", SCRIPT] + [
     for name in ("runner", "scenario_hands", "scenario_stories", "scenario_games",
                  "scenario_power")]
 ROOMY = "512K"
-TARGET = "112K"
+TARGET = "124K"
 CUT_EVERY = 2
 
 
@@ -123,11 +123,14 @@ def in_a_heap(lib, tmp_path, heap):
 
 
 @pytest.mark.micropython
-def test_every_story_runs_in_a_112k_heap_as_a_board_switched_on_for_it(lib, tmp_path):
-    # Measured last on the 64-bit unix port: all 18 stories pass in 100K and
-    # 104K, 2 in 96K (the App's interface for its modes and the museum's
-    # offer cost about 4 KB here). 112K leaves some 12 KB of margin, as
-    # the Pico's margin is far larger (over 170 KB free).
+def test_every_story_runs_in_a_124k_heap_as_a_board_switched_on_for_it(lib, tmp_path):
+    # Measured last on the 64-bit unix port: all 18 stories pass in 120K and
+    # 124K, one (a hungarian game cut at every other action) fails in 116K,
+    # and 13-17 in 112K, the floor until the fast answer, the setup colours,
+    # the usage figures, the remote player's seat and the rewrite in the
+    # background (about 12 KB here, some 7 KB on a Pico: see
+    # docs/dev/firmware-modules.md). 124K is about 71 KB on a Pico, whose heap
+    # is 246 KB: the test holds the firmware's growth, not the Pico's limit.
     summary, failures = in_a_heap(lib, tmp_path, TARGET)
     print("\n".join(summary))
     assert not failures, "%d of %d stories fail in %s:\n%s" % (

@@ -21,11 +21,13 @@ ROOT = os.path.dirname(HERE)
 SCRIPT = os.path.join(HERE, "bench", "soak.py")
 # On the MicroPython unix port (64-bit: its objects take about 1.75 times
 # the Pico's room; the Pico's heap is 246 KB, some 171 KB of it free with a
-# museum game) the soak runs three simulated hours in a 112 KB heap. There
+# museum game) the soak runs three simulated hours in a 124 KB heap (it
+# starts in 120K, not in 112K since the changes named in
+# test_scenarios_micropython.py). There
 # the computer opponent has no room beside a museum game: when a lone
 # visitor's offer is due, a ``no_computer`` event says so and is counted. In
 # 128 KB it joins, and leaves with each game; that run checks it.
-TARGET_HEAP = "112k"
+TARGET_HEAP = "124k"
 ROOMY_HEAP = "128k"
 MP_HOURS = 3
 
