@@ -237,6 +237,7 @@ def explain(board, story):
     if state in ("setup", "takeback"):
         put, take = squares(roles, "put"), squares(roles, "take")
         status.append(["status.setup" if state == "setup" else "status.takeback", {}])
+        status.extend(story.far.status())    # two boards' rules differ: said before a piece is set
         if take:
             do.append(["do.take_off", {"squares": take}])
         if put:

@@ -143,3 +143,41 @@ def test_the_page_in_a_room_shows_the_far_throw_and_the_opponent_away(browser, b
         seat.close()
         if not dropped:                      # a cut line says no goodbye
             black.close()
+
+
+def test_the_page_says_which_rules_each_board_plays_in_its_language(browser, broker):  # noqa: F811
+    """The other board plays Hungarian rules and the page Kendall's: no throw
+    on either, and the page says which rules each plays, named as its
+    language names them."""
+    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
+    black = Board("B", broker.port, seed=5, ruleset="hungarian")
+    server, thread = serve(sim)
+    pages = []
+    try:
+        sim.arrange()                        # the pieces set up: the opening
+        deadline = time.monotonic() + HANG_S
+        while seat.room.opponent.why.startswith("waiting"):
+            assert time.monotonic() < deadline, "the page never heard the other board"
+            black.wait(20)
+            sim.advance(20)
+            time.sleep(0.01)
+        sim.advance(1500)                    # the pieces at rest: the setup is checked
+        assert sim.app.state == "opening", sim.app.state
+        for lang in ("en", "hu", "ru"):
+            context, pg, errors = open_page(browser, server.url, lang)
+            pages.append((context, errors))
+            want = sentence(lang, "status.remote_rules").replace(
+                "{theirs}", sentence(lang, "ruleset.hungarian")).replace(
+                "{ours}", sentence(lang, "ruleset.kendall"))
+            wait_text(pg, "status", want)
+            wait_text(pg, "instruction", sentence(lang, "do.remote_rules"))
+    finally:
+        for context, errors in pages:
+            context.close()
+            assert not errors, errors
+        server.shutdown()
+        server.stop()
+        server.server_close()
+        thread.join(5)
+        seat.close()
+        black.close()

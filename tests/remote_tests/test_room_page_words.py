@@ -178,3 +178,14 @@ def test_show_of_a_board_that_link_runs_names_the_far_opponent():
     mirror.line(json.dumps({"event": "remote", "what": "away", "side": "B",
                             "message": "opponent away"}).encode())
     assert ["status.remote_away", {}] in mirror.snapshot()["explain"]["status"]
+
+
+def test_the_rooms_news_is_said_while_the_pieces_are_set_up_too():
+    """Two boards on different rules are told before anyone sets up a
+    piece; the opponent away too."""
+    story = room_story({"event": "remote", "what": "rules", "message":
+                        "the other board plays hungarian and this one kendall: set both"})
+    setup = ex.explain(board("setup", roles={1: "put"}), story)
+    assert setup["status"][0] == ["status.setup", {}]
+    assert ["status.remote_rules", {"theirs": "hungarian", "ours": "kendall"}] in setup["status"]
+    assert setup["instruction"][0][0].startswith("do.put_on")

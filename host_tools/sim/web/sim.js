@@ -107,6 +107,8 @@ function say(text) { $("message").textContent = text || ""; }
 // -- words: every visitor-facing text comes from the language file -----------------------
 
 const SQUARE_ARGS = { square: 1, from: 1, to: 1, squares: 1, choices: 1 };
+// the rules each board of a remote game plays, named as the language names them
+const RULESET_ARGS = { theirs: 1, ours: 1 };
 
 function squareText(n) {
   const forms = dict && dict.squares;
@@ -141,6 +143,7 @@ function t(key, args) {
     const value = args[name];
     if (value === undefined || value === null) return m;
     if (Array.isArray(value)) return listText(value, name === "choices" ? "list.or" : "list.and");
+    if (RULESET_ARGS[name] && dict && dict.text["ruleset." + value]) return dict.text["ruleset." + value];
     return SQUARE_ARGS[name] ? squareText(value) : String(value);
   });
   // a sentence that opens with a filled-in word ("a 9-es mezőn...") starts a capital
