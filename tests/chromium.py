@@ -1,7 +1,9 @@
 """Debian's headless Chromium driven by Playwright, for the tests that play
 the simulator's page or the mirror of a real board in a browser. No browser
 is downloaded: scripts/test.sh installs Debian's package. A test module
-imports ``browser`` to get a Chromium of its own (the fixture is per module).
+imports ``browser`` to get a Chromium of its own (the fixture is per module),
+and ``page`` for a fresh desktop-sized tab that fails the test on any
+JavaScript error the page throws.
 """
 
 import os
@@ -30,3 +32,16 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A new tab, 1400x950 (a laptop's window); a script error on the page fails
+    the test after it, so no test passes over a page that threw."""
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    pg = context.new_page()
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors

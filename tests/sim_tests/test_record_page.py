@@ -22,7 +22,7 @@ from host_tools.board.show import Mirror
 from host_tools.sim.board import Sim
 from host_tools.sim.server import SimServer
 
-from chromium import browser  # noqa: F401  (a module's own browser)
+from chromium import browser, page  # noqa: F401  (a module's own browser, a tab a test)
 
 WAIT_MS = 60000         # only catches a hang: every wait is for a condition
 SETTLE = 1000
@@ -81,17 +81,6 @@ def running():
         server.stop()
         server.server_close()
         thread.join(5)
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 950})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert not errors, errors
 
 
 def lines(page):

@@ -22,7 +22,7 @@ from host_tools.sim.clock import Clock
 from host_tools.sim.server import SimServer
 
 import paths
-from chromium import browser  # noqa: F401  (a module's own browser)
+from chromium import browser, page  # noqa: F401  (a module's own browser, a tab a test)
 
 DOCS_PNG = os.path.join(paths.ROOT, "docs", "sim.png")
 WAIT_MS = 60000         # only catches a hang: every wait is for a condition
@@ -49,17 +49,6 @@ def served(tmp_path):
     server.stop()
     server.server_close()
     thread.join(5)
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 950})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert not errors, errors
 
 
 # -- helpers ------------------------------------------------------------------------
