@@ -44,6 +44,10 @@ class PageSeat:
             self.conn.drop()
         s = self.settings
         self.room = Room(app, s.room, s.passphrase, s.side, lambda *a: None)
+        # The seat taken, said as a USB board answers `join` (docs/protocol.md):
+        # the page knows from it that its opponent is a player far away.
+        app.emit({"event": "room", "what": "joined", "side": s.side,
+                  "topics": self.room.topics()})
         self.conn = self._connect(s, self.room, client_id="senet-page-%s" % s.side)
 
     def poll(self, app, now_ms):

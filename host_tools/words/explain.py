@@ -267,7 +267,7 @@ def explain(board, story):
         return {"kind": "winner", "status": status, "instruction": do}
 
     # Whose turn and the throw.
-    computer_side = _side(board.get("computer_side")) or story.computer_side
+    computer_side = _side(board.get("computer_side")) or story.computer_side or story.far.side
     opening = state == "opening" or (state == "mismatch" and story.opening)
     if opening:
         status.append(["status.opening", {}])

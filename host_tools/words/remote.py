@@ -16,7 +16,8 @@ import re
 
 _RULES = re.compile(r"plays (\S+) and this one (\S+):")
 
-PRESENCE = {"joined": "status.remote_joined", "back": "status.remote_back",
+SIDES = {"B": "W", "W": "B"}       # a seat, and the other board's
+PRESENCE = {"waiting": "status.remote_waiting", "joined": "status.remote_joined", "back": "status.remote_back",
             "away": "status.remote_away", "offline": "status.remote_offline"}
 
 # The computer's words, and the far opponent's in their place.
@@ -31,14 +32,19 @@ class Far:
 
     def __init__(self):
         self.room = False        # this board plays in a room
-        self.presence = None     # "joined", "back", "away" (the other board), "offline" (this one)
+        self.side = None         # the side the far opponent plays, once told
+        self.presence = None     # "waiting" (for the other board), "joined", "back",
+        #                          "away" (the other board), "offline" (this one)
         self.rules = None        # {"theirs", "ours"} while the two boards' rules differ
 
     def event(self, event):
         name = event.get("event")
         if name == "room" or (name == "throw" and event.get("by") == "remote"):
             self.room = True
-        if name in ("throw", "move", "pass") and self.presence in ("joined", "back"):
+        if name == "room" and event.get("what") == "joined" and event.get("side") in SIDES:
+            self.side = SIDES[event["side"]]     # this board's seat taken: the other is theirs
+            self.presence = "waiting"
+        if name in ("throw", "move", "pass") and self.presence in ("waiting", "joined", "back"):
             self.presence = None             # said once, until the game goes on
         elif name == "new":
             self.rules = None                # a new game may be by the other's rules
@@ -53,6 +59,8 @@ class Far:
         self.room = True
         if what in ("joined", "back", "away", "offline"):
             self.presence = what
+        if what in ("joined", "back", "away") and event.get("side") in SIDES:
+            self.side = event["side"]
         if what in ("joined", "back"):
             self.rules = None                # it joins only by the same rules
         elif what == "rules":
@@ -62,7 +70,7 @@ class Far:
 
     def waits(self):
         """Does the game wait for the room (no throw on either board)?"""
-        return self.presence in ("away", "offline") or self.rules is not None
+        return self.presence in ("waiting", "away", "offline") or self.rules is not None
 
     def status(self):
         """The room's news, said beside whose turn it is."""

@@ -189,3 +189,50 @@ def test_the_rooms_news_is_said_while_the_pieces_are_set_up_too():
     assert setup["status"][0] == ["status.setup", {}]
     assert ["status.remote_rules", {"theirs": "hungarian", "ours": "kendall"}] in setup["status"]
     assert setup["instruction"][0][0].startswith("do.put_on")
+
+
+def test_the_page_waits_for_the_far_opponent_to_join_in_words():
+    """Before the other board says hello, no throw is made here: the page
+    says whom it waits for, not "player at the black light: throw"."""
+    story = ex.Story()
+    story.event({"event": "room", "what": "joined", "side": "W", "topics": ["senet/x/#"]})
+    words = ex.explain(board("opening", "B"), story)
+    assert words["status"] == [["status.opening", {}], ["status.remote_waiting", {}]]
+    assert words["kind"] == "away" and words["instruction"] == [["do.remote_away", {}]]
+    story.event({"event": "remote", "what": "joined", "side": "B"})
+    words = ex.explain(board("opening", "B"), story)
+    assert words["instruction"] == [["do.remote_throws.B", {}]]   # at its own light
+    assert "status.remote_waiting" not in keys(words)
+
+
+class NoBroker:
+    """The page's line to the broker, unplugged: the seat is taken all the same."""
+
+    def drain(self):
+        pass
+
+    def drop(self):
+        pass
+
+    def stop(self):
+        pass
+
+
+def test_the_pages_seat_says_it_took_a_seat_in_the_room_and_no_secret():
+    import argparse
+    from firmware.app import App
+    from host_tools.remote.page import PageSeat
+    from host_tools.remote.seat import Settings, add_room_arguments
+    from host_tools.sim.board import Sim
+    parser = argparse.ArgumentParser()
+    add_room_arguments(parser)
+    args = parser.parse_args(["--room", "nagyi-and-ada", "--side", "W", "--no-tls"])
+    secret = "the river runs past the old mill"
+    seat = PageSeat(Settings(args, environ={"SENET_ROOM_PASSPHRASE": secret}),
+                    connect=lambda *a, **kw: NoBroker())
+    sim = Sim(ruleset="kendall", seed=5, app_factory=seat.app_factory(App))
+    sim.advance(100)
+    told = [e["data"] for e in sim.log if e["data"].get("event") == "room"]
+    assert [(e["what"], e["side"]) for e in told] == [("joined", "W")]
+    assert sim.story.far.room
+    assert secret not in json.dumps(sim.snapshot())
