@@ -236,3 +236,12 @@ def test_the_pages_seat_says_it_took_a_seat_in_the_room_and_no_secret():
     assert [(e["what"], e["side"]) for e in told] == [("joined", "W")]
     assert sim.story.far.room
     assert secret not in json.dumps(sim.snapshot())
+
+
+def test_their_move_on_its_way_is_waited_for_in_words():
+    story = room_story({"event": "throw", "side": "B", "value": 2, "sticks": [1, 1, 0, 0],
+                        "by": "remote"})
+    words = ex.explain(board("move", "B", 2), story)
+    assert words["instruction"] == [["do.remote_moving", {}]]
+    story.event({"event": "remote", "what": "away", "side": "B", "message": "opponent away"})
+    assert ex.explain(board("move", "B", 2), story)["instruction"] == [["do.remote_away", {}]]
