@@ -131,8 +131,9 @@ class Connection:
         self._open = False
 
     def stop(self):
-        """Leave cleanly: the other board is told, as by the last will."""
-        if self.client.is_connected():
+        """Leave cleanly: the other board is told, as by the last will. After
+        ``drop`` there is no line to say it on: the broker's will does."""
+        if self._open and self.client.is_connected():
             topic, payload = self.room.will()
             info = self.client.publish(topic, payload, qos=1, retain=True)
             deadline = time.monotonic() + 5

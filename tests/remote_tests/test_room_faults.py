@@ -302,3 +302,13 @@ def test_a_lost_turn_waits_while_the_opponent_is_away_and_the_board_stays_alive(
         assert done.wait(HANG_S), "the room spun on a refused press"
     finally:
         closing(a, b, stranger)
+
+
+def test_a_board_whose_line_was_cut_closes_without_an_error(broker):  # noqa: F811
+    # A power cut's line (drop) then the program closing: nothing is left to
+    # say goodbye on, and the broker's last will tells the other board.
+    a = Board("B", broker.port, seed=31)
+    wait_real(lambda: a.conn.up, [a])
+    a.conn.drop()
+    a.close()
+    assert not a.conn.up
