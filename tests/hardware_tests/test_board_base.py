@@ -18,6 +18,7 @@ import pytest
 from host_tools.hardware import perfboard, wirelist
 from host_tools.hardware.cad import params
 import paths
+from hardware_tests.cadfiles import cad_libraries
 
 ROOT = paths.ROOT
 
@@ -25,16 +26,6 @@ ROOT = paths.ROOT
 def read(path):
     with open(os.path.join(ROOT, path), encoding="utf-8") as f:
         return f.read()
-
-
-def cad_libraries():
-    import importlib
-    for name in ("build123d", "ezdxf"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pytest.fail("%s is not installed: run scripts/test.sh, or pip install -e '.[cad]'"
-                        % name)
 
 
 @pytest.fixture(scope="module")

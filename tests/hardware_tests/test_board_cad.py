@@ -27,6 +27,7 @@ import pytest
 from host_tools.hardware.cad import bom, layout, params, pieces
 from host_tools.hardware.cad import generate as cadgen
 import paths
+from hardware_tests.cadfiles import cad_libraries
 
 ROOT = paths.ROOT
 CAD = os.path.join(ROOT, "hardware", "cad")
@@ -72,28 +73,6 @@ def test_c1_snake_corners():
 
 # --- generating ----------------------------------------------------------------
 
-def _cad_libraries():
-    """The cad extra: the test fails, saying what to install, without it."""
-    import importlib
-    for name in ("build123d", "ezdxf", "trimesh"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pytest.fail("%s is not installed: run scripts/test.sh, or pip install -e '.[cad]'"
-                        % name)
-
-
-@pytest.fixture(scope="module", params=[40, 30], ids=["pitch40", "pitch30"])
-def made(request, tmp_path_factory):
-    """The files generated from board.json at a pitch, into a temp folder."""
-    _cad_libraries()
-    data = shipped()
-    data["pitch"] = request.param
-    out = tmp_path_factory.mktemp("cad%d" % request.param)
-    path = out / "board.json"
-    path.write_text(json.dumps(data))
-    written = cadgen.write_all(out=str(out), board_path=str(path))
-    return {"data": data, "out": out, "written": written, "board": params.Board(data)}
 
 
 def dxf_entities(path, layer=None):
@@ -504,7 +483,7 @@ def test_without_the_cad_extra_the_command_says_so_in_one_line(tmp_path):
 
 
 def test_a_bad_parameter_file_given_to_the_command_is_one_line(tmp_path):
-    _cad_libraries()
+    cad_libraries()
     data = shipped()
     data["pitch"] = 10
     path = tmp_path / "board.json"

@@ -9,16 +9,7 @@ import re
 import pytest
 
 from host_tools.hardware.cad import bom, params
-
-
-def cad_libraries():
-    import importlib
-    for name in ("build123d", "ezdxf"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pytest.fail("%s is not installed: run scripts/test.sh, or pip install -e '.[cad]'"
-                        % name)
+from hardware_tests.cadfiles import cad_libraries
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ import os
 
 import pytest
 
-from host_tools.hardware.cad import generate as cadgen
 import paths
 
 ROOT = paths.ROOT
@@ -22,36 +21,11 @@ PIXEL_LENGTH = 1000 / 60            # a strip of 60 LEDs a metre, cut at its pad
 STRIP_WIDTHS = (10, 12)             # the two widths WS2812B strips are sold in
 
 
-def shipped():
-    with open(os.path.join(ROOT, "hardware", "board.json"), encoding="utf-8") as f:
-        return json.load(f)
-
-
 def leds():
     with open(os.path.join(ROOT, "hardware", "pinmap.json"), encoding="utf-8") as f:
         return json.load(f)["leds"]
 
 
-def cad_libraries():
-    import importlib
-    for name in ("build123d", "ezdxf", "trimesh"):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pytest.fail("%s is not installed: run scripts/test.sh, or pip install -e '.[cad]'"
-                        % name)
-
-
-@pytest.fixture(scope="module", params=[40, 30], ids=["pitch40", "pitch30"])
-def made(request, tmp_path_factory):
-    cad_libraries()
-    data = shipped()
-    data["pitch"] = request.param
-    out = tmp_path_factory.mktemp("fit%d" % request.param)
-    path = out / "board.json"
-    path.write_text(json.dumps(data))
-    cadgen.write_all(out=str(out), board_path=str(path))
-    return {"data": data, "cad": out / "hardware" / "cad"}
 
 
 def dxf_rects(path, layer="CUT"):
