@@ -22,7 +22,7 @@ from remote_tests.pair import Board, words
 
 SCRIPT = os.path.join("tests", "remote_tests", "picow_board_mp.py")
 UMQTT = os.path.join(ROOT, "tests", "remote_tests", "lib", "umqtt", "simple.py")
-HANG_S = int(os.environ.get("HANG_S", 300))           # a whole game that has not ended by then is stuck, not slow
+HANG_S = int(os.environ.get("HANG_S", 300))           # so long with no move on either side: stuck, not slow
 HEAP = "512k"
 
 
@@ -57,13 +57,14 @@ def play_against_the_pico_w(lib, port, seed, ruleset, laptop_seat="B", ca=None, 
         while laptop.app.state != "game_over" or child.poll() is None:
             if laptop.act():
                 actions += 1
+                deadline = time.monotonic() + HANG_S     # moving: a hang is only a standstill
                 if after_action is not None:
                     after_action(actions)
                 continue
             if child.poll() is not None and child.returncode != 0:
                 raise AssertionError("the Pico W failed: %s" % child.communicate()[0][-3000:])
             if time.monotonic() > deadline:
-                raise AssertionError("no end within %d s: laptop %s (%s), ply %d, held %s, "
+                raise AssertionError("hung: nothing moved for %d s: laptop %s (%s), ply %d, held %s, "
                                      "other board %s, counts %s; the Pico W: %s" % (
                     HANG_S, laptop.app.state, laptop.room.problem, laptop.room.ply,
                     sorted(laptop.room._pending), laptop.room.peer, laptop.room.counts,

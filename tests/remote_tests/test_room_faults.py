@@ -15,7 +15,7 @@ from firmware import hmac256
 from firmware.room import room_key
 from mqtt_broker import broker  # noqa: F401  (the fixture)
 from remote_tests.cut import Wire
-from remote_tests.pair import HANG_S, PASSPHRASE, ROOM, Board, joined, play, words
+from remote_tests.pair import HANG_S, Hang, PASSPHRASE, ROOM, Board, joined, play, words
 
 
 def both(seed, port_a, port_b=None, ruleset_b="kendall", store_a=None):
@@ -41,10 +41,9 @@ def rejoined(what, a, b, since):
 
 def wait_real(condition, boards):
     """Step the boards (10 ms of their time a pass) until ``condition()``."""
-    deadline = time.monotonic() + HANG_S
+    hang = Hang("waiting for the boards")
     while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("waited %d s" % HANG_S)
+        hang.check([b.app.state for b in boards])
         for board in boards:
             board.wait(10)
         time.sleep(0.002)
@@ -293,9 +292,9 @@ def test_a_lost_turn_waits_while_the_opponent_is_away_and_the_board_stays_alive(
         stranger.publish(topic, signed(topic, {"t": "throw", "side": "B", "g": b.room.game_id,
                                                "ply": ply + 2, "a": "t2", "sticks": 3,
                                                "pos": b.app.position}))
-        deadline = time.monotonic() + HANG_S
+        hang = Hang("the stranger's throw heard")
         while ply + 2 not in b.room._pending:      # heard, not yet played
-            assert time.monotonic() < deadline
+            hang.check(ply)
             b.conn.drain(0.05)
         done = threading.Event()
         threading.Thread(target=lambda: (b.room.poll(b.t), done.set()), daemon=True).start()

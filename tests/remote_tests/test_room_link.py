@@ -16,7 +16,7 @@ from firmware.protocol import encode
 from firmware.room import actions
 from host_tools.remote.link import Bridge
 from host_tools.remote.seat import connect
-from remote_tests.pair import HANG_S, PASSPHRASE, ROOM, Board, words
+from remote_tests.pair import Hang, PASSPHRASE, ROOM, Board, words
 
 
 class Settings:
@@ -75,14 +75,14 @@ def test_a_usb_board_plays_a_whole_game_through_link(broker):  # noqa: F811
     try:
         usb.setup()
         other.setup()
-        deadline = time.monotonic() + HANG_S
+        hang = Hang("the USB board's game")
         for _ in range(20000):
             if usb.app.state == "game_over" and other.app.state == "game_over":
                 break
             if usb.act() | other.act():
-                deadline = time.monotonic() + HANG_S
+                hang.moved()
                 continue
-            assert time.monotonic() < deadline, (usb.app.state, other.app.state)
+            hang.check(usb.app.state, other.app.state)
             usb.wait(20)
             other.wait(20)
             time.sleep(0.001)

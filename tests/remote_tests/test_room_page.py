@@ -11,7 +11,7 @@ from hand import carry
 from host_tools.sim.board import Sim
 from host_tools.sim import command
 from firmware.room import actions
-from remote_tests.pair import HANG_S, PASSPHRASE, ROOM, Board, words
+from remote_tests.pair import Hang, PASSPHRASE, ROOM, Board, words
 
 
 class SimHands:
@@ -78,7 +78,7 @@ def test_the_page_plays_a_whole_game_against_a_board(broker):  # noqa: F811
     a = Board("B", broker.port, seed=5)
     try:
         a.setup()
-        deadline = time.monotonic() + HANG_S
+        hang = Hang("the page's game")
         shown = []                       # the other board's throws as the page showed them
         seen = 0
         while not (a.app.state == "game_over" and sim.app.state == "game_over"):
@@ -89,9 +89,9 @@ def test_the_page_plays_a_whole_game_against_a_board(broker):  # noqa: F811
                 if e["kind"] == "app" and data.get("event") == "throw" and data.get("by") == "remote":
                     shown.append((data["value"], data["sticks"]))
             if moved:
-                deadline = time.monotonic() + HANG_S
+                hang.moved()
                 continue
-            assert time.monotonic() < deadline, (a.app.state, sim.app.state)
+            hang.check(a.app.state, sim.app.state)
             a.wait(20)
             sim.advance(20)
             time.sleep(0.001)
@@ -99,9 +99,9 @@ def test_the_page_plays_a_whole_game_against_a_board(broker):  # noqa: F811
         assert shown == thrown                          # every throw, sticks and all
         assert [w for s, w in actions(sim.app.game)] == words(a)
         a.close()
-        deadline = time.monotonic() + HANG_S
+        hang = Hang("the page waiting for the last will")
         while seat.room.peer != "away":
-            assert time.monotonic() < deadline
+            hang.check(seat.room.peer)
             sim.advance(20)
         sim.advance(20)
         said = [e["data"] for e in sim.log if e["kind"] == "app"

@@ -22,7 +22,7 @@ from mqtt_broker import broker  # noqa: F401  (the fixture)
 from chromium import browser  # noqa: F401  (a module's own browser)
 from host_tools.sim.server import SimServer
 from host_tools.words import I18N_DIR
-from remote_tests.pair import HANG_S, PASSPHRASE, Board
+from remote_tests.pair import Hang, PASSPHRASE, Board
 from remote_tests.test_room_page import SimHands, page, page_acts
 
 WAIT_MS = 60000
@@ -52,15 +52,15 @@ def far_throw_shown(sim, seat):
 def play_until(sim, seat, board, done):
     """Both sides play until ``done()`` says what it waited for."""
     hands = SimHands(sim)
-    deadline = time.monotonic() + HANG_S
+    hang = Hang("the page and the board")
     while True:
         found = done()
         if found:
             return found
         if board.act() | page_acts(sim, seat, hands):
-            deadline = time.monotonic() + HANG_S
+            hang.moved()
             continue
-        assert time.monotonic() < deadline, (board.app.state, sim.app.state)
+        hang.check(board.app.state, sim.app.state)
         board.wait(20)
         sim.advance(20)
         time.sleep(0.001)
@@ -118,9 +118,9 @@ def test_the_page_in_a_room_shows_the_far_throw_and_the_opponent_away(browser, b
             assert PASSPHRASE not in text
 
         black.conn.drop()                    # the black board's line cut: its last will
-        deadline = time.monotonic() + HANG_S
+        hang = Hang("the page never heard the last will")
         while seat.room.peer != "away":
-            assert time.monotonic() < deadline, "the page never heard the last will"
+            hang.check(seat.room.peer)
             sim.advance(20)
             time.sleep(0.01)
         sim.advance(20)
@@ -152,9 +152,9 @@ def test_the_page_says_which_rules_each_board_plays_in_its_language(browser, bro
     pages = []
     try:
         sim.arrange()                        # the pieces set up: the opening
-        deadline = time.monotonic() + HANG_S
+        hang = Hang("the page never heard the other board")
         while seat.room.opponent.why.startswith("waiting"):
-            assert time.monotonic() < deadline, "the page never heard the other board"
+            hang.check(seat.room.opponent.why)
             black.wait(20)
             sim.advance(20)
             time.sleep(0.01)
