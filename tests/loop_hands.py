@@ -1,0 +1,182 @@
+"""Players at a board, and the board's hardware edge on a simulated clock,
+for running the real board loop (firmware/board.py ``run``) on the
+MicroPython unix port on the fake machine (tests/fakes).
+
+Each loop pass takes ``PASS_MS`` of simulated time, so hours of a board's
+life take seconds and nothing depends on how fast the host is. The hands
+plan what the switches and the button show from what the App shows (its
+public contract): they set the pieces up, throw, play a move chosen from the
+legal ones (a capture as a swap, C6), pausing to think as players do, and
+start a new game with a long press when one ends.
+
+    import loop_hands
+    clock = loop_hands.Clock(end_ms)
+    hands = loop_hands.Hands(clock)
+    loop_hands.watch(App, hands)          # or set ``hands.app`` yourself
+    loop_hands.run_board(hands, clock, '{"ruleset": "kendall"}', ".")
+
+Used by tests/firmware_tests/test_health_band.py and tests/bench/loop_bench.py
+(both put tests/fakes, the compiled firmware and tests/ on sys.path).
+"""
+
+import firmware.hal as real_hal
+from engine.position import Position
+from engine.sticks import XorShift
+
+PASS_MS = 20                     # a loop pass: 5 ms of scan period and 15 of work
+
+
+def bit(square):
+    return 1 << (square - 1)
+
+
+class Stop(KeyboardInterrupt):
+    """The simulated span is over: raised out of the loop's sleep, as
+    Ctrl-C from a laptop would be (the loop lets nothing else out)."""
+
+
+class Clock:
+    """Simulated milliseconds; the loop's sleep moves them on by the sleep
+    and the pass's work, and ends the run at ``end_ms``."""
+
+    def __init__(self, end_ms, pass_ms=PASS_MS):
+        self.now = 0
+        self.end_ms = end_ms
+        self.pass_ms = pass_ms
+
+    def sleep(self, ms):
+        self.now += max(ms, 0) + self.pass_ms - 5
+        if self.now >= self.end_ms:
+            raise Stop()
+
+
+class Hands:
+    """What the switches and the button show at each moment: a plan of
+    (until ms, occupancy, button) made from what the App shows."""
+
+    def __init__(self, clock, think_seed=7, choose_seed=3):
+        self.clock = clock
+        self.app = None
+        self.occ = 0
+        self.pressed = False
+        self.plan = []
+        self.think = XorShift(think_seed)
+        self.choose = XorShift(choose_seed)
+        self.games = 0                   # games ended
+        self.moves = 0                   # moves made by hand
+
+    def add(self, ms, occ, pressed=False):
+        start = self.plan[-1][0] if self.plan else self.clock.now
+        self.plan.append((start + ms, occ, pressed))
+
+    def scan(self):
+        now = self.clock.now
+        while self.plan and self.plan[0][0] <= now:
+            self.plan.pop(0)
+        if not self.plan and self.app is not None:
+            self.decide()
+        if self.plan:
+            self.occ = self.plan[0][1]
+            self.pressed = self.plan[0][2]
+        return self.occ
+
+    def button(self):
+        return self.pressed
+
+    def decide(self):
+        app = self.app
+        state = app.state
+        occ = self.occ
+        thought = 1000 + 1000 * self.think.randrange(8)     # 1 to 8 s
+        if state == "setup":
+            self.add(1500, Position.parse(app.position).occupancy())
+        elif state == "opening" or state == "throw":
+            self.add(thought, occ)
+            self.add(150, occ, True)
+            self.add(150, occ)
+        elif state == "move" and app.moves:
+            self.add(thought, occ)
+            self.play(app.moves[self.choose.randrange(len(app.moves))], occ)
+        elif state == "game_over":
+            self.games += 1
+            self.add(thought, occ)
+            self.add(2500, occ, True)    # a long press: a new game
+            self.add(200, occ)
+        else:
+            self.add(500, occ)
+
+    def play(self, move, occ):
+        """Lift the origin, put the piece on its final square; a capture
+        swaps the two pieces (C6); a piece borne off leaves the board."""
+        self.moves += 1
+        occ &= ~bit(move.origin)
+        self.add(200, occ)
+        if move.capture:
+            occ &= ~bit(move.to)
+            self.add(200, occ)
+            if move.final != 31:
+                occ |= bit(move.final)
+                self.add(200, occ)
+            occ |= bit(move.origin)
+            self.add(200, occ)
+        elif move.final != 31:
+            occ |= bit(move.final)
+            self.add(200, occ)
+        self.add(self.app.config["settle_ms"] + 300, occ)
+
+
+class Hal:
+    """firmware.hal on the fake machine, with the simulated clock, and the
+    hands for the switches and the button."""
+
+    def __init__(self, hands, clock):
+        self.hands = hands
+        self.clock = clock
+        self.watchdog = real_hal.watchdog
+        self.watchdog_stop = real_hal.watchdog_stop
+        self.reset = real_hal.reset
+
+    def ticks_ms(self):
+        return self.clock.now
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        self.clock.sleep(ms)
+
+    def make_button(self, config):
+        return self.hands.button
+
+    def build(self, config):
+        hw = real_hal.build(config)
+        hw.scanner.scan = self.hands.scan
+        hw.button = self.hands.button
+        return hw
+
+
+def watch(app_class, hands):
+    """Let the hands see the App the loop steps (the loop makes it)."""
+    real_step = app_class.step
+
+    def step(app, now_ms, occupancy, button):
+        hands.app = app
+        return real_step(app, now_ms, occupancy, button)
+
+    app_class.step = step
+
+
+def run_board(hands, clock, config_text, folder):
+    """Power the board on with ``config_text`` as its config.json in
+    ``folder`` (its flash) and run the loop until the clock's end."""
+    from firmware import board
+    path = folder + "/config.json"
+    f = open(path, "w")
+    f.write(config_text)
+    f.close()
+    hands.app = None
+    hands.plan = []
+    try:
+        board.run(path, folder, hal=Hal(hands, clock))
+    except Stop:
+        pass
