@@ -43,6 +43,20 @@ if [ ! -x /usr/sbin/mosquitto ]; then
     fi
 fi
 
+# Debian's gdb counts the MicroPython collector's mark-stack overflows in a
+# real run of the board loop (tests/firmware_tests/test_gc_overflow.py);
+# without it that test fails and says what to install.
+if ! command -v gdb >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing Debian's gdb for the collector's overflow test"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gdb \
+            >/dev/null; } || echo "== gdb could not be installed: the collector's overflow test will fail"
+    else
+        echo "== gdb not found and not root: the collector's overflow test will fail;" \
+             "install Debian's gdb (apt-get install gdb) or run this as root"
+    fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
     python3 -m venv .venv

@@ -12,7 +12,7 @@ start a new game with a long press when one ends.
     import loop_hands
     clock = loop_hands.Clock(end_ms)
     hands = loop_hands.Hands(clock)
-    loop_hands.watch(App, hands)          # or set ``hands.app`` yourself
+    loop_hands.watch(App, hands)          # or call ``hands.look(app)`` after each step
     loop_hands.run_board(hands, clock, '{"ruleset": "kendall"}', ".")
 
 Used by tests/firmware_tests/test_health_band.py and tests/bench/loop_bench.py
@@ -56,7 +56,6 @@ class Hands:
 
     def __init__(self, clock, think_seed=7, choose_seed=3):
         self.clock = clock
-        self.app = None
         self.occ = 0
         self.pressed = False
         self.plan = []
@@ -69,12 +68,22 @@ class Hands:
         start = self.plan[-1][0] if self.plan else self.clock.now
         self.plan.append((start + ms, occ, pressed))
 
-    def scan(self):
+    def look(self, app):
+        """After a step: once the plan is carried out, plan what comes next
+        from what the App shows. The hands keep no hold on the App, so that
+        only the loop does, as on the Pico (the collector reaches it from the
+        loop's frame, not through the hands: tests/firmware_tests/test_gc_overflow.py)."""
+        self._expire()
+        if not self.plan:
+            self.decide(app)
+
+    def _expire(self):
         now = self.clock.now
         while self.plan and self.plan[0][0] <= now:
             self.plan.pop(0)
-        if not self.plan and self.app is not None:
-            self.decide()
+
+    def scan(self):
+        self._expire()
         if self.plan:
             self.occ = self.plan[0][1]
             self.pressed = self.plan[0][2]
@@ -83,8 +92,7 @@ class Hands:
     def button(self):
         return self.pressed
 
-    def decide(self):
-        app = self.app
+    def decide(self, app):
         state = app.state
         occ = self.occ
         thought = 1000 + 1000 * self.think.randrange(8)     # 1 to 8 s
@@ -96,7 +104,7 @@ class Hands:
             self.add(150, occ)
         elif state == "move" and app.moves:
             self.add(thought, occ)
-            self.play(app.moves[self.choose.randrange(len(app.moves))], occ)
+            self.play(app, app.moves[self.choose.randrange(len(app.moves))], occ)
         elif state == "game_over":
             self.games += 1
             self.add(thought, occ)
@@ -105,7 +113,7 @@ class Hands:
         else:
             self.add(500, occ)
 
-    def play(self, move, occ):
+    def play(self, app, move, occ):
         """Lift the origin, put the piece on its final square; a capture
         swaps the two pieces (C6); a piece borne off leaves the board."""
         self.moves += 1
@@ -122,7 +130,7 @@ class Hands:
         elif move.final != 31:
             occ |= bit(move.final)
             self.add(200, occ)
-        self.add(self.app.config["settle_ms"] + 300, occ)
+        self.add(app.config["settle_ms"] + 300, occ)
 
 
 class Hal:
@@ -160,23 +168,36 @@ def watch(app_class, hands):
     real_step = app_class.step
 
     def step(app, now_ms, occupancy, button):
-        hands.app = app
-        return real_step(app, now_ms, occupancy, button)
+        events = real_step(app, now_ms, occupancy, button)
+        hands.look(app)
+        return events
 
     app_class.step = step
 
 
-def run_board(hands, clock, config_text, folder):
+def run_board(hands, clock, config_text, folder, seed=None):
     """Power the board on with ``config_text`` as its config.json in
-    ``folder`` (its flash) and run the loop until the clock's end."""
+    ``folder`` (its flash) and run the loop until the clock's end. With a
+    ``seed`` the sticks fall as they did in every run before (else from the
+    board's own random source), so the same games are played.
+
+    The loop is started as the Pico's main.py starts it, from a two-line
+    shim: the code running at module level names the collector's first
+    roots (its namespace, then the calling function's module), so a test's
+    own globals there would be marked before the firmware's and could
+    overflow the mark stack in a way the Pico's never does."""
     from firmware import board
+    if seed is not None:
+        board._rng = lambda: XorShift(seed)
     path = folder + "/config.json"
     f = open(path, "w")
     f.write(config_text)
     f.close()
-    hands.app = None
     hands.plan = []
+    hands.occ = 0                    # an empty board, the button up, at power-on
+    hands.pressed = False
     try:
-        board.run(path, folder, hal=Hal(hands, clock))
+        exec("run(path, folder, hal=hal)",
+             {"run": board.run, "path": path, "folder": folder, "hal": Hal(hands, clock)})
     except Stop:
         pass

@@ -1,0 +1,354 @@
+"""The real board loop's steps and the App's collections, timed on the
+MicroPython unix port, with Pico-equivalent figures.
+
+    python tests/bench/loop_bench.py [MINUTES]
+    micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES]
+
+The first compiles the engine and firmware to .mpy files in a temporary
+folder and runs the second with it. LIB is that folder (put first on
+sys.path, as the Pico's lib/); FOLDER an empty folder, the board's flash:
+each game is saved there to files, as on the Pico (the host's file writes
+are timed as if they were Python work). MINUTES is the simulated span
+(default 60: several games), its first half a kendall board, its second a
+hungarian one.
+
+The board is firmware/board.py ``run`` itself on the fake machine
+(tests/fakes), its clock simulated, and players' hands scripted from what
+the App shows (tests/loop_hands.py, as tests/firmware_tests/test_health_band.py
+drives it). Every ``App.step`` the loop makes is timed with the real
+``time.ticks_us`` and sorted by what it did, from the App's events, lights
+and public state:
+
+- ``save``: the step that saved the game (a save was due before it and none
+  after), with the collection the App makes beside the flash write;
+- ``throw``, ``move``, ``pass``, ``start``, ``new``, ``undo``: a step that
+  committed one (its event);
+- ``event``: a step with other events (ready, mismatch, game over, hint...);
+- ``work``: a quiet step in which the store wrote part of game.json again in
+  the background (firmware/store.py ``work``);
+- ``board``: the first step after the pieces moved that changed the lights
+  (a lift lighting its targets, a piece put down);
+- ``redraw``: a step that only drew the next frame of a blink;
+- ``due``: a step that did work left from the pass before (``App.busy``)
+  and showed nothing yet;
+- ``quiet``: nothing to do.
+
+Per kind: how many, the median and the maximum, and how many took over 5 ms
+Pico-equivalent. The collections are the App's own (its module-level
+``_collect``), each timed inside firmware.app's globals: the collector's
+first roots are the globals of the function that calls it, so these are
+the firmware's collections, not the benchmark's (docs/dev/firmware-modules.md,
+"The collector's mark stack"). The maximum of a kind is mostly the host's
+scheduler on a busy host; the medians are the App's.
+
+A 100,000-iteration ``s ^= i`` loop takes 966 ms on a 125 MHz RP2040 under
+MicroPython 1.28 (calibration.py); the same loop is timed here, the fastest
+of a few runs before and after the play, so Pico-equivalent ms = measured
+ms x 966 / calibration ms. Run in a 480K heap: the Pico's number of blocks.
+The last line is one JSON object.
+"""
+
+import sys
+
+if sys.implementation.name == "cpython":
+    import os
+    import subprocess
+    import tempfile
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, os.path.dirname(here))
+    from mpyhelp import compile_lib, tool
+    with tempfile.TemporaryDirectory() as tmp:
+        lib = compile_lib(os.path.join(tmp, "lib"))
+        flash = os.path.join(tmp, "flash")
+        os.mkdir(flash)
+        sys.exit(subprocess.call([tool("micropython"), "-X", "heapsize=480K",
+                                  os.path.abspath(__file__), lib, flash] + sys.argv[1:]))
+
+import gc  # noqa: E402
+import os  # noqa: E402
+from array import array  # noqa: E402
+
+HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+TESTS = HERE + "/.."
+sys.path.insert(0, HERE)
+sys.path.insert(0, TESTS + "/fakes")
+sys.path.insert(0, TESTS)
+sys.path.insert(0, sys.argv[1])
+FOLDER = sys.argv[2]
+MINUTES = int(sys.argv[3]) if len(sys.argv) > 3 else 60
+
+import calibration  # noqa: E402
+from calibration import ticks_us, ticks_diff  # noqa: E402
+import firmware.app  # noqa: E402
+from firmware.app import App  # noqa: E402
+from firmware.store import Store  # noqa: E402
+import loop_hands  # noqa: E402
+
+KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "event", "work",
+         "board", "redraw", "due", "quiet", "collect")
+COMMITS = KINDS[1:7]
+EVENT = 7
+WORK = 8
+BOARD = 9
+REDRAW = 10
+DUE = 11
+QUIET = 12
+COLLECT = 13
+LIMIT = 1 << 24                   # us: a record is kind << 24 | us
+MEDIAN_LIMIT = 16383              # us: medians are counted up to here
+_calibrations = []
+
+
+def calibrate():
+    """One more run of the calibration loop; the fastest so far (the run
+    that other processes on the host disturbed least)."""
+    _calibrations.append(calibration.calibrate(1))
+    return min(_calibrations)
+
+
+class Records:
+    """Every timing, written to a file in blocks: an hour is some 180,000
+    steps, more than the heap holds. The block is made once, and written
+    between steps, never inside one."""
+
+    def __init__(self, path):
+        self.path = path
+        self.file = open(path, "wb")
+        self.block = array("I", range(1024))
+        self.n = 0
+        self.missed = 0
+
+    def note(self, kind, us):
+        if self.n == len(self.block):
+            self.missed += 1
+            return
+        if us >= LIMIT:
+            us = LIMIT - 1
+        self.block[self.n] = (kind << 24) | us
+        self.n += 1
+
+    def flush(self, margin=64):
+        """Write the block out once it is nearly full (``margin`` 0: all)."""
+        if self.n > len(self.block) - margin or (margin == 0 and self.n):
+            self.file.write(memoryview(self.block)[:self.n])
+            self.n = 0
+
+    def close(self):
+        self.flush(0)
+        self.file.close()
+
+    def each(self):
+        """Every record, in order (a generator over the file's blocks)."""
+        block = self.block
+        f = open(self.path, "rb")
+        try:
+            while True:
+                got = f.readinto(block) // 4
+                if not got:
+                    return
+                for i in range(got):
+                    yield block[i]
+        finally:
+            f.close()
+
+
+class Watch:
+    """Times every App.step and sorts it by what it did (the module's
+    docstring); ``work`` is set by the store when a background rewrite was
+    under way in a quiet step."""
+
+    def __init__(self, records, hands):
+        self.records = records
+        self.hands = hands
+        self.last_occ = None
+        self.board_moved = False
+        self.work = False
+
+    def kind(self, app, out, due_before, busy_before, occupancy):
+        due_after = getattr(app, "_save_due", 0)
+        if due_before and not due_after:
+            return 0
+        for e in out:
+            name = e["event"]
+            if name in COMMITS:
+                return COMMITS.index(name) + 1
+        if out:
+            return EVENT
+        if self.work:
+            return WORK
+        if app.frame_changed:
+            return BOARD if self.board_moved else REDRAW
+        return DUE if busy_before else QUIET
+
+    def step(self, app, real_step, now_ms, occupancy, button):
+        due_before = getattr(app, "_save_due", 0)
+        busy_before = getattr(app, "busy", False)
+        self.work = False
+        start = ticks_us()
+        out = real_step(app, now_ms, occupancy, button)
+        took = ticks_diff(ticks_us(), start)
+        kind = self.kind(app, out, due_before, busy_before, occupancy)
+        if kind == BOARD or out:
+            self.board_moved = False
+        if occupancy != self.last_occ:
+            self.board_moved = self.last_occ is not None
+            self.last_occ = occupancy
+        self.records.note(kind, took)
+        self.records.flush()
+        self.hands.look(app)
+        return out
+
+
+TIMED_COLLECT = """
+_bench_collect = _collect
+
+
+def _collect():
+    start = _bench_ticks_us()
+    _bench_collect()
+    _bench_note(%d, _bench_ticks_diff(_bench_ticks_us(), start))
+""" % COLLECT
+
+
+def install(records, hands):
+    """Time App.step, the App's collections (inside firmware.app's own
+    globals, as the App calls its module-level ``_collect``) and note the
+    store's background rewrites."""
+    module = firmware.app.__dict__
+    if "_collect" not in module:
+        raise SystemExit("firmware.app has no _collect: the App's collections cannot be timed")
+    module["_bench_ticks_us"] = ticks_us
+    module["_bench_ticks_diff"] = ticks_diff
+    module["_bench_note"] = records.note
+    exec(TIMED_COLLECT, module)
+    watch = Watch(records, hands)
+    real_step = App.step
+
+    def step(app, now_ms, occupancy, button):
+        return watch.step(app, real_step, now_ms, occupancy, button)
+
+    App.step = step
+    real_work = Store.work
+
+    def work(store):
+        if getattr(store, "_job", None) is not None:     # a rewrite under way
+            watch.work = True
+        return real_work(store)
+
+    Store.work = work
+
+
+def median_of(records, kind, count, counts):
+    """The median of one kind's timings, from a count of each microsecond
+    in ``counts`` (the file is read once per kind; the heap holds no list of
+    them). A median past the last count would read as that count's us."""
+    size = len(counts)
+    for us in range(size):
+        counts[us] = 0
+    for r in records.each():
+        if r >> 24 == kind:
+            us = r & (LIMIT - 1)
+            counts[us if us < size else size - 1] += 1
+    half = count // 2
+    seen = 0
+    for us in range(size):
+        seen += counts[us]
+        if seen > half:
+            return us
+    return size - 1
+
+
+def pico_ms(us, calibration_ms):
+    return us / 1000 * calibration.PICO_MS / calibration_ms
+
+
+def figures(records, calibration_ms):
+    """Per kind: {count, median_us, max_us, over_5ms, pico_median_ms,
+    pico_max_ms}."""
+    five = 5 * calibration_ms * 1000 / calibration.PICO_MS
+    count = [0] * len(KINDS)
+    top = [0] * len(KINDS)
+    over = [0] * len(KINDS)
+    for r in records.each():
+        kind = r >> 24
+        us = r & (LIMIT - 1)
+        count[kind] += 1
+        if us > top[kind]:
+            top[kind] = us
+        if us > five:
+            over[kind] += 1
+    out = {}
+    counts = array("I", range(min(max(top), MEDIAN_LIMIT) + 1))
+    for kind in range(len(KINDS)):
+        if count[kind]:
+            middle = median_of(records, kind, count[kind], counts)
+            out[KINDS[kind]] = {
+                "count": count[kind], "median_us": middle, "max_us": top[kind],
+                "over_5ms": over[kind],
+                "pico_median_ms": round(pico_ms(middle, calibration_ms), 2),
+                "pico_max_ms": round(pico_ms(top[kind], calibration_ms), 2)}
+    return out
+
+
+def play(records):
+    """The span: a kendall board, then a hungarian one, each powered on
+    with an empty flash of its own."""
+    end = MINUTES * 60000
+    clock = loop_hands.Clock(end // 2)
+    hands = loop_hands.Hands(clock)
+    install(records, hands)
+    played = {}
+    for ruleset, seed in (("kendall", 3), ("hungarian", 4)):
+        folder = FOLDER + "/" + ruleset
+        os.mkdir(folder)
+        games, moves = hands.games, hands.moves
+        loop_hands.run_board(hands, clock, '{"ruleset": "%s"}' % ruleset, folder, seed)
+        played[ruleset] = {"games": hands.games - games, "moves": hands.moves - moves}
+        clock.end_ms = end
+    return played
+
+
+def main():
+    for _ in range(3):
+        calibrate()
+    records = Records(FOLDER + "/steps.bin")
+    played = play(records)
+    records.close()
+    gc.collect()
+    for _ in range(3):
+        calibrate()
+    calibration_ms = calibrate()
+    kinds = figures(records, calibration_ms)
+    report = {"implementation": sys.implementation.name, "minutes": MINUTES,
+              "played": played, "calibration_ms": round(calibration_ms, 2),
+              "not_noted": records.missed}
+    heap = gc.mem_free() + gc.mem_alloc()
+    report["heap_bytes"] = heap
+    print("heap: %d bytes: %s" % (heap, calibration.heap_advice(heap)))
+    print("calibration loop: %.2f ms (fastest of %d runs; %d ms on a Pico)" % (
+        calibration_ms, len(_calibrations), calibration.PICO_MS))
+    for ruleset in ("kendall", "hungarian"):
+        print("%s: %d games ended, %d moves in %d minutes" % (
+            ruleset, played[ruleset]["games"], played[ruleset]["moves"], MINUTES // 2))
+    print("%-8s %7s %9s %9s %9s %9s %s" % ("step", "count", "median", "(Pico)", "max",
+                                          "(Pico)", "over 5 ms (Pico)"))
+    for name in KINDS:
+        if name in kinds:
+            k = kinds[name]
+            print("%-8s %7d %6d us %6.2f ms %6d us %6.2f ms %d" % (
+                name, k["count"], k["median_us"], k["pico_median_ms"], k["max_us"],
+                k["pico_max_ms"], k["over_5ms"]))
+    collect = kinds.pop("collect", {"count": 0, "median_us": 0, "max_us": 0,
+                                    "pico_median_ms": 0, "pico_max_ms": 0})
+    report["steps"] = kinds
+    report["collections"] = collect["count"]
+    report["collect_us"] = collect["median_us"]
+    report["collect_max_us"] = collect["max_us"]
+    report["pico_collect_ms"] = collect["pico_median_ms"]
+    report["pico_collect_max_ms"] = collect["pico_max_ms"]
+    report["steps_over_5ms"] = sum(kinds[k]["over_5ms"] for k in kinds if k != "save")
+    import json
+    print(json.dumps(report))
+
+
+main()
