@@ -3,6 +3,7 @@
     app = App(config=None, store_dir=None, rng=None)
     events = app.step(now_ms, occupancy, button)
     app.roles, app.frame, app.frame_changed
+    app.busy        # a job is due: step again at once (the next scan)
 
 The hardware loop on the Pico, the browser simulator and the tests all drive
 this same object; only where the occupancy and the button level come from
@@ -140,6 +141,15 @@ class App:
         self._frame_at = 0
         self._resumed = False
         self._save_due = 0               # 1: a save is due, 2: of the whole game
+        # A pass does one thing the game changed, and what follows waits for
+        # the next pass (the loop runs it at once: ``busy``): the lights of
+        # a change, a move recognised and to be played, a throw's moves, the
+        # save; so no pass holds the scan up for long (docs/dev/firmware-modules.md).
+        self._draw_due = False           # the lights of the last pass's change
+        self._play_due = None            # a move the board shows, played next pass
+        self._moves_due = 0              # 1: a throw's moves and event, 2: moves only
+        self._entering = None            # those moves, for the move state next pass
+        self._throw_by = None            # who threw, for that throw event
         self._pressed_at = None          # the last short press while a throw waited
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
         self._computer = None            # firmware.computer.Computer in "computer" mode
@@ -319,6 +329,7 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
         rng = self._rng
         if bits is not None:
             self._rng = lambda n: bits
+        self._throw_by = by
         try:
             if self._state == "opening":
                 self._opening_throw()
@@ -326,12 +337,6 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
                 self._throw()
         finally:
             self._rng = rng
-        if by is not None:
-            events = self._events
-            for i in range(len(events) - 1, -1, -1):
-                if events[i]["event"] == "throw":
-                    events[i]["by"] = by
-                    break
 
     def expect(self, moves):
         """The moves the board takes for the pending throw: ``moves`` (engine
@@ -381,13 +386,68 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         """Feed one scan and the button level at ``now_ms``; return events.
 
         The returned list belongs to the caller when it holds events; an
-        empty result is one shared list, not to be changed.
+        empty result is one shared list, not to be changed. A pass that
+        leaves work due (``busy``) takes no input: the next takes it.
         """
         self._now = now_ms
         self.frame_changed = False
-        saved = self._save_due
-        if saved:
-            self._save_now()             # what the last step showed, saved now
+        if self._due_now():
+            self._due(now_ms)
+        else:
+            self._inputs(now_ms, occupancy, button)
+        events = self._events
+        if events is None:
+            return _NO_EVENTS
+        self._events = None
+        return events
+
+    @property
+    def busy(self):
+        """Work is due that the next pass does (lights to draw, a move to
+        play, a throw's moves, a save, the boards a move may pass through):
+        the board loop runs it at once."""
+        return (self._due_now() or (self._state == "move" and self._recogniser.listing))
+
+    def _due_now(self):
+        """A job the next pass does before it takes any input."""
+        return (self._draw_due or self._play_due is not None or self._moves_due != 0
+                or self._entering is not None or self._save_due != 0)
+
+    def _due(self, now_ms):
+        """One job the pass before left, in the order a player needs them:
+        a move the board shows is played, then its lights are drawn; a
+        throw's moves are worked out (its sticks already lit), the squares
+        told what they may do, and those lit; then the save."""
+        if self._play_due is not None:
+            move = self._play_due
+            self._play_due = None
+            self._commit(move)
+            self._draw_due = self._dirty
+        elif self._draw_due:
+            self._draw_due = False
+            self._render(now_ms)
+        elif self._moves_due:
+            self._throw_moves()
+            self._draw_due = self._dirty     # no move: that is shown
+        elif self._entering is not None:
+            moves = self._entering
+            self._entering = None
+            self._enter_move(moves)
+            self._mode_tick(now_ms)      # a computer's or remote throw: theirs to light
+            self._draw_due = self._dirty
+        else:
+            self._save_now()             # what the passes before showed, saved now
+
+    def _finish(self):
+        """The game's jobs left due, done at once (a command's answer, a
+        caller that stops stepping the App)."""
+        while self._play_due is not None or self._moves_due or self._entering is not None:
+            self._due(self._now)
+
+    def _inputs(self, now_ms, occupancy, button):
+        """The board, the button, the timers and the modes; the lights now
+        only if nothing was worked out (a blink), else in the next pass."""
+        worked = False
         if self._changed_at is None:
             self._changed_at = now_ms
             self._frame_at = now_ms - _FRAME_MS
@@ -398,40 +458,48 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._changed_at = now_ms
             self._settled = False
             self._board_changed(old, occ)
+            worked = True
         elif not self._settled and ticks_diff(now_ms, self._changed_at) >= self.config["settle_ms"]:
             self._settled = True
             self._board_settled()
+            worked = True
         press = self._button.update(now_ms, button)
         if press is not None:
             if press == "long":
                 self._long_press()
             else:
                 self._short_press()
+            worked = True
         if self._state == "nomove" and ticks_diff(now_ms, self._nomove_at) >= _NOMOVE_MS:
             self._lose_turn()
+            worked = True
         self._mode_tick(now_ms)
+        if self._play_due is not None:
+            return                       # its lights come with it, in the next pass
+        if self._dirty and (worked or self._moves_due):
+            self._draw_due = True
+            return
         if self._dirty or (self._animated and ticks_diff(now_ms, self._frame_at) >= _FRAME_MS):
             self._render(now_ms)
-        # after the lights: one move's boards on the way, or else, in a pass
-        # with nothing to show, a slice of the saved game's rewrite
-        quiet = not saved and (self._state != "move" or not self._recogniser.work())
-        if (quiet and self._events is None and self._settled and not self.frame_changed
-                and self._store is not None):
+            return
+        # a pass with nothing to show: one move's boards on the way, or else
+        # a slice of the saved game's rewrite
+        if worked or (self._state == "move" and self._recogniser.work()):
+            return
+        if self._events is None and self._settled and self._store is not None:
             self._store.work()
-        events = self._events
-        if events is None:
-            return _NO_EVENTS
-        self._events = None
-        return events
 
     def command(self, cmd):
         """Carry out a serial command (a dict from protocol.parse_command).
         Commands are rare: their code (firmware/commands.py) is loaded with
         the first one."""
         from firmware.commands import command
+        self._finish()                   # the game as the passes before left it
         command(self, cmd)
+        self._finish()
         if self._dirty:
             self._render(self._now)
+            self._draw_due = False
         events = self._events or []
         self._events = None
         return events
@@ -439,6 +507,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
     def flush(self):
         """The save left due, made now, for a caller that stops stepping the
         App (the self-test); returns the events, as ``command`` does."""
+        self._finish()
         if self._save_due:
             self._save_now()
         events = self._events or []
@@ -457,7 +526,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             if self._mismatch is None:
                 verdict = r.classify(occ, self.roles)
                 if verdict == rec.DONE and not self._debouncer.changed and r.ready(occ):
-                    self._commit(r.move)          # nothing else it could become
+                    self._play_due = r.move       # nothing else it could become
                     return
                 if verdict == rec.MISMATCH or verdict == rec.DONE:
                     r.classify(r.base, self.roles)    # judged when at rest
@@ -486,7 +555,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._dirty = True
             if verdict == rec.DONE:
                 self._mismatch = None
-                self._commit(r.move)
+                self._play_due = r.move           # played in the next pass
             elif verdict == rec.MISMATCH:
                 self._report_mismatch(r.extra, r.missing)
             else:
@@ -600,7 +669,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         if game.is_over():
             self._enter_game_over()
         elif game.throw is not None:
-            self._enter_move()
+            self._moves_due = 2              # the resumed throw's moves, next pass
         elif not game.ply_count and (not game.opening or game.opening[-1] != 1):
             self._enter_opening()            # K4, H4: the opening goes on where it stood
             self._player = len(game.opening) % 2 + 1
@@ -620,8 +689,12 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         t = self._roll()
         game = self.game
         game.opening.append(t.value)
-        self._emit({"event": "throw", "side": None, "player": self._player,
-                    "value": t.value, "sticks": list(t.sticks), "opening": True})
+        event = {"event": "throw", "side": None, "player": self._player,
+                 "value": t.value, "sticks": list(t.sticks), "opening": True}
+        if self._throw_by is not None:
+            event["by"] = self._throw_by
+            self._throw_by = None
+        self._emit(event)
         if t.value == 1:
             # K4, H4: the first to throw a 1 takes the side that starts and
             # moves with that throw.
@@ -629,7 +702,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._emit({"event": "start", "side": side, "player": self._player})
             game.set_throw(1)
             self._save()
-            self._enter_move()
+            self._moves_due = 2              # its moves in the next pass
         else:
             self._player = 3 - self._player
             self._dirty = True
@@ -650,19 +723,31 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         self._check_now()
 
     def _throw(self):
+        """The sticks fall: shown in the next pass, the moves after them."""
         t = self._roll()
+        self.game.set_throw(t.value)
+        self._moves_due = 1
+
+    def _throw_moves(self):
+        """The pending throw's legal moves, its event, and the move state."""
         game = self.game
-        game.set_throw(t.value)
         moves = game.legal_moves()
-        self._emit({"event": "throw", "side": game.position.turn, "value": t.value,
-                    "sticks": list(t.sticks), "moves": [m.text for m in moves]})
-        self._save()          # at the next step: a cut before it loses only this throw
+        if self._moves_due == 1:
+            event = {"event": "throw", "side": game.position.turn, "value": game.throw,
+                     "sticks": list(self.sticks), "moves": [m.text for m in moves]}
+            if self._throw_by is not None:
+                event["by"] = self._throw_by
+            self._emit(event)
+            self._save()      # after the lights: a cut before it loses only this throw
+        self._moves_due = 0
+        self._throw_by = None
         if moves:
-            self._enter_move(moves)
+            self._entering = moves       # the move state in the next pass
         else:
             self._state = "nomove"
             self._nomove_at = self._now
             rec.clear(self.roles)
+            self._dirty = True
 
     def _enter_move(self, moves=None):
         """A throw is pending: the legal moves are worked out once, here."""

@@ -302,6 +302,8 @@ def _loop(hal, hw, app, config, dog, hello, health, remote=None):
         if health.due(now):
             emit(health.event())
         dog.feed()
+        if test is None and app.busy:        # the App's next job (lights, a save) at once
+            continue
         rest = LOOP_MS - ticks_diff(ticks_ms(), started)
         if rest > 0:                         # the next scan is due LOOP_MS after this one
             sleep_ms(rest)

@@ -162,6 +162,12 @@ class Recogniser:
         self.move = None
         self.reset_touches()
 
+    @property
+    def listing(self):
+        """Boards on the way are still to be listed (``work``)."""
+        n = self.count
+        return ((self.infos[n - 1] >> 15) + 1 if n else 0) < len(self.moves)
+
     def work(self):
         """List the boards on the way of one more move; False once all are.
         The lists are kept from throw to throw and only ever grow: a throw

@@ -65,6 +65,9 @@ def _save_at(position, store_dir, ruleset, options):
     Store(str(store_dir)).save(game)
 
 
+BUSY_PASS_MS = 1                  # a scan and a short step on the Pico, about
+
+
 class BoardSim:
     def __init__(self, config=None, store_dir=None, rng=None, app=None, t=0):
         self.app = app if app is not None else App(config=config, store_dir=store_dir, rng=rng)
@@ -78,7 +81,9 @@ class BoardSim:
     # -- time ---------------------------------------------------------------
 
     def step(self):
-        self.t += self.tick_ms
+        # The board loop scans every tick, but runs the App's next job (the
+        # lights of a change, a move to play, a save) at once: 1 ms later.
+        self.t += BUSY_PASS_MS if getattr(self.app, "busy", False) else self.tick_ms
         out = self.app.step(self.t, self.occ, self.button)
         self.events.extend(out)
         return out

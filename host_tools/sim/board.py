@@ -313,6 +313,10 @@ class Sim:
         self.pace.feed(self.now_ms, self._min_scans)
         self.raw = self.pace.board ^ self._chatter_bits()
         events = self.app.step(self.now_ms, self.raw, self.button)
+        for _ in range(8):               # as the board loop: the App's next job at once
+            if not getattr(self.app, "busy", False):
+                break
+            events = events + self.app.step(self.now_ms, self.raw, self.button)
         self._events(events)
         frame = self._app_value("frame") or ()
         roles = self._app_value("roles") or ()

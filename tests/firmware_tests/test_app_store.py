@@ -219,13 +219,14 @@ def _saves_watched(board, monkeypatch):
     return saves, steps
 
 
-def test_a_throw_and_a_move_are_shown_in_the_step_that_commits_them_and_saved_in_the_next(
+def test_a_throw_and_a_move_are_shown_in_the_pass_after_they_commit_and_saved_in_the_next(
         tmp_path, monkeypatch):
-    """Show first, save after: the event and the new frame come out of the
-    committing step before anything is written; the save is the first thing
-    the next step does. A cut in between resumes the game before the throw or
-    move (the setup check asks for the pieces as saved); a cut after it, the
-    game with it."""
+    """Show first, save after: the event comes out of the committing pass,
+    the new frame out of the next (for a throw, the one after the squares
+    are told what they may do), before anything is written; the save is the
+    pass after the lights (the board loop runs them at once). A cut before
+    the save resumes the game before the throw or move (the setup check asks
+    for the pieces as saved); a cut after it, the game with it."""
     board = BoardSim(store_dir=str(tmp_path), rng=throws(1, 3))
     board.setup().press().move(10, 11)            # W moved with the 1; W throws again
     saves, steps = _saves_watched(board, monkeypatch)
@@ -244,13 +245,21 @@ def test_a_throw_and_a_move_are_shown_in_the_step_that_commits_them_and_saved_in
             if any(e["event"] == action for e in out):
                 break
         committed = steps[0]
-        assert board.app.frame_changed and board.app.frame != frame   # the lights answered
         assert saves == [] or saves[-1] < committed                   # nothing written yet
         after = board.app.game.record(), board.app.throw
         cut = BoardSim(store_dir=str(tmp_path), rng=throws()).app     # a cut now
         assert (cut.game.record(), cut.throw) == before != after
+        for _ in range(3):                        # a throw's squares are told first
+            board.step()
+            if board.app.frame_changed:
+                break
+        assert board.app.frame_changed and board.app.frame != frame   # the lights answered
+        assert saves == [] or saves[-1] < committed                   # still nothing written
+        cut = BoardSim(store_dir=str(tmp_path), rng=throws()).app
+        assert (cut.game.record(), cut.throw) == before
+        drawn = steps[0]
         board.step()
-        assert saves[-1] == committed + 1                             # saved at once
+        assert saves[-1] == drawn + 1                                 # saved right after
         cut = BoardSim(store_dir=str(tmp_path), rng=throws()).app     # a cut now
         assert (cut.game.record(), cut.throw) == after
         board.wait()

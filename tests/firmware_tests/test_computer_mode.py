@@ -188,6 +188,7 @@ def test_the_opening_each_throws_its_own_k4():
     third = wait_for(board, "throw")
     assert third["player"] == 1 and third["by"] == "computer" and third["value"] == 1
     assert board.last("start") == {"event": "start", "side": "W", "player": 1}
+    board.wait(10)                      # its moves are worked out in the passes after it
     # kendall: white starts; white is the person's colour, so the person moves
     assert board.app.state == "move" and board.app.turn == "W"
     assert board.squares_with("movable") == [2, 4, 6, 8, 10]

@@ -121,7 +121,8 @@ def a_whole_game():
 
 def idle_steps_allocate_nothing(store):
     """Waiting for a person to carry out the computer's move, and its pause
-    before it throws: steps within one frame period allocate nothing."""
+    before it throws: once the App has no job due (``busy``), steps within
+    one frame period allocate nothing."""
     import micropython
     board = board_at(TWO_WAYS, store, rng=throws(1), config=computer(2))
     chosen, _ = timed_until(board, "computer")
@@ -130,6 +131,9 @@ def idle_steps_allocate_nothing(store):
     for wait in (0, 1):
         t = board.t + (1000 if wait == 0 else 100)
         app.step(t, board.occ, False)            # a redraw is due: draw it now
+        while app.busy:                          # and the jobs the loop runs at once
+            t += 1
+            app.step(t, board.occ, False)
         gc.collect()
         micropython.heap_lock()
         try:
