@@ -54,8 +54,10 @@ class Hands:
     """What the switches and the button show at each moment: a plan of
     (until ms, occupancy, button) made from what the App shows."""
 
-    def __init__(self, clock, think_seed=7, choose_seed=3):
+    def __init__(self, clock, think_seed=7, choose_seed=3, hints=False):
         self.clock = clock
+        self.hints = hints               # ask for a hint before some moves
+        self.hints_asked = 0
         self.occ = 0
         self.pressed = False
         self.plan = []
@@ -104,6 +106,8 @@ class Hands:
             self.add(150, occ)
         elif state == "move" and app.moves:
             self.add(thought, occ)
+            if self.hints and len(app.moves) > 1 and self.think.randrange(3) == 0:
+                self.ask_hint(occ)
             self.play(app, app.moves[self.choose.randrange(len(app.moves))], occ)
         elif state == "game_over":
             self.games += 1
@@ -112,6 +116,16 @@ class Hands:
             self.add(200, occ)
         else:
             self.add(500, occ)
+
+    def ask_hint(self, occ):
+        """Two short presses, close together, while the throw waits: the
+        board lights its best move (docs/playing.md); a look at it, then
+        the player moves as they like."""
+        self.hints_asked += 1
+        self.add(120, occ, True)
+        self.add(150, occ)
+        self.add(120, occ, True)
+        self.add(1500, occ)
 
     def play(self, app, move, occ):
         """Lift the origin, put the piece on its final square; a capture

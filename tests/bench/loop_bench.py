@@ -23,6 +23,9 @@ and public state:
   after), with the collection the App makes beside the flash write;
 - ``throw``, ``move``, ``pass``, ``start``, ``new``, ``undo``: a step that
   committed one (its event);
+- ``hint``: a step that answered two short presses with the best move (the
+  computer's level 4 choosing: the players ask before about a third of
+  their choices);
 - ``event``: a step with other events (ready, mismatch, game over, hint...);
 - ``work``: a quiet step in which the store wrote part of game.json again in
   the background (firmware/store.py ``work``);
@@ -84,16 +87,16 @@ from firmware.app import App  # noqa: E402
 from firmware.store import Store  # noqa: E402
 import loop_hands  # noqa: E402
 
-KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "event", "work",
+KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "hint", "event", "work",
          "board", "redraw", "due", "quiet", "collect")
-COMMITS = KINDS[1:7]
-EVENT = 7
-WORK = 8
-BOARD = 9
-REDRAW = 10
-DUE = 11
-QUIET = 12
-COLLECT = 13
+COMMITS = KINDS[1:8]                # the hint too: an event named after its kind
+EVENT = 8
+WORK = 9
+BOARD = 10
+REDRAW = 11
+DUE = 12
+QUIET = 13
+COLLECT = 14
 LIMIT = 1 << 24                   # us: a record is kind << 24 | us
 MEDIAN_LIMIT = 16383              # us: medians are counted up to here
 _calibrations = []
@@ -295,7 +298,7 @@ def play(records):
     with an empty flash of its own."""
     end = MINUTES * 60000
     clock = loop_hands.Clock(end // 2)
-    hands = loop_hands.Hands(clock)
+    hands = loop_hands.Hands(clock, hints=True)
     install(records, hands)
     played = {}
     for ruleset, seed in (("kendall", 3), ("hungarian", 4)):

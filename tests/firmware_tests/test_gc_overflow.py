@@ -18,8 +18,8 @@ a hang).
 
 The run is tests/bench/loop_bench.py: firmware/board.py ``run`` itself on
 the fake machine, started from a shim as the Pico's main.py starts it,
-players' hands playing seeded games of kendall and then hungarian, each
-saved to files, the clock simulated. A second test runs the same counter on
+players' hands playing seeded games of kendall and then hungarian, asking
+for hints now and then, each game saved to files, the clock simulated. A second test runs the same counter on
 a script that must overflow, so a count of 0 is a finding, not a blind
 counter.
 """
@@ -39,9 +39,10 @@ from mpyhelp import ROOT, compile_lib, tool
 pytestmark = pytest.mark.micropython
 
 HEAP = "480K"                  # the Pico's number of blocks (docs/dev/firmware-modules.md)
-MINUTES = 80                   # simulated: whole games of both rulesets
+MINUTES = 120                  # simulated: whole games of both rulesets
 HANG_S = 600                   # only a hang takes this long (the run takes some 20 s)
 BENCH = os.path.join(ROOT, "tests", "bench", "loop_bench.py")
+FIRMWARE_BENCH = os.path.join("tests", "bench", "firmware_bench.py")    # run from ROOT
 
 COUNTER = """
 set pagination off
@@ -116,14 +117,14 @@ def overflow_pass_offset():
     return int(found.group(1))
 
 
-def counted(tmp_path, args):
-    """Run the unix port with ``args`` under gdb: (collections, overflow
-    passes, the program's output)."""
+def counted(tmp_path, args, cwd=None):
+    """Run the unix port with ``args`` under gdb (in ``cwd``, else
+    ``tmp_path``): (collections, overflow passes, the program's output)."""
     script = tmp_path / "count.gdb"
     script.write_text(COUNTER % overflow_pass_offset())
     result = subprocess.run(
         [gdb(), "-batch", "-x", str(script), "--args", sys.executable, tool("micropython"),
-         "-X", "heapsize=" + HEAP] + args, cwd=str(tmp_path), capture_output=True,
+         "-X", "heapsize=" + HEAP] + args, cwd=cwd or str(tmp_path), capture_output=True,
         text=True, timeout=HANG_S)
     out = result.stdout
     found = re.search(r"COLLECTIONS (\d+) OVERFLOW_PASSES (\d+)", out)
@@ -162,8 +163,25 @@ def test_the_board_loop_never_overflows_the_mark_stack(tmp_path):
         "several times as long as they need (docs/dev/firmware-modules.md, 'The "
         "collector's mark stack')" % (passes, collections))
     steps = report["steps"]
-    for kind in ("save", "throw", "move", "board", "redraw", "quiet"):
+    for kind in ("save", "throw", "move", "hint", "board", "redraw", "quiet"):
         assert steps[kind]["count"] > 0 and steps[kind]["max_us"] >= steps[kind]["median_us"], (
             kind, steps[kind])
     assert steps["save"]["median_us"] > 0 and report["collect_us"] > 0, report
     assert steps["save"]["count"] >= played["kendall"]["moves"], steps    # a save a move
+
+
+def test_the_firmware_benchmark_measures_the_firmware_not_itself(tmp_path):
+    """tests/bench/firmware_bench.py's collection and save step are the
+    firmware's: its own objects do not overflow the mark stack (they did in
+    every one of its collections, and its ``collect_us`` and save step
+    carried that cost), and its collection is timed 40 moves into a game."""
+    lib = compile_lib(tmp_path / "lib")
+    store = tmp_path / "store"
+    store.mkdir()
+    collections, passes, out = counted(tmp_path, [FIRMWARE_BENCH, lib, str(store)], cwd=ROOT)
+    report = json.loads([line for line in out.splitlines() if line.startswith("{\"")][-1])
+    assert collections > 1000, collections
+    assert passes == 0, (
+        "the mark stack overflowed %d times in the firmware benchmark's %d collections: "
+        "its figures carry the benchmark's own cost" % (passes, collections))
+    assert report.get("collect_moves") == 40, report.get("collect_moves")
