@@ -82,6 +82,44 @@ def test_a_pass_longer_than_the_scan_period_does_not_sleep(pico, monkeypatch):
 
 
 
+def test_the_loop_runs_the_apps_next_job_at_once(pico, monkeypatch):
+    # A throw (the serial "throw" command here) leaves the App jobs for its
+    # next passes (docs/dev/firmware-modules.md, "Every job a pass of its
+    # own"): the loop does not sleep between them, only once it is idle.
+    import neopixel  # noqa: F401  (the fakes)
+    trail = []                          # "busy" / "idle" after each step, "sleep"
+    clock = Clock(1)
+
+    def sleep_ms(ms):
+        trail.append("sleep")
+        clock.sleep_ms(ms)
+    monkeypatch.setattr(hal, "ticks_ms", clock.ticks_ms)
+    monkeypatch.setattr(hal, "sleep_ms", sleep_ms)
+    sent = [False]
+
+    def serial_lines(self):
+        if "idle" in trail and not sent[0]:
+            sent[0] = True
+            return ['{"cmd": "throw"}']
+        return []
+    monkeypatch.setattr(board_loop.SerialLines, "lines", serial_lines)
+    real_step = App.step
+
+    def step(app, now_ms, occupancy, button):
+        if len(trail) > 400:
+            raise KeyboardInterrupt()
+        out = real_step(app, now_ms, occupancy, button)
+        trail.append("busy" if app.busy else "idle")
+        return out
+    monkeypatch.setattr(App, "step", step)
+    with pytest.raises(KeyboardInterrupt):
+        board_loop.run(str(pico / "config.json"), str(pico))
+    assert sent[0] and trail.count("busy") >= 2, trail[:40]   # its save, its boards
+    slept_busy = [i for i in range(1, len(trail)) if trail[i] == "sleep" and trail[i - 1] == "busy"]
+    assert slept_busy == [], (slept_busy, trail[:60])
+    assert trail.count("sleep") > 100                # and sleeps when idle
+
+
 def test_a_command_that_changes_the_lights_reaches_the_strip(pico, monkeypatch):
     # A serial command (here a throw) redraws the App's frame outside the
     # step: the strip must show it after that pass too, not wait for a frame
