@@ -29,8 +29,9 @@ and public state:
 - ``event``: a step with other events (ready, mismatch, game over, hint...);
 - ``work``: a quiet step in which the store wrote part of game.json again in
   the background (firmware/store.py ``work``);
-- ``board``: the first step after the pieces moved that changed the lights
-  (a lift lighting its targets, a piece put down);
+- ``board``: the first step after the pieces moved that took the change:
+  it lit it (a lift lighting its targets, a piece put down) or left the
+  lights to the next pass (``App.busy``);
 - ``redraw``: a step that only drew the next frame of a blink;
 - ``due``: a step that did work left from the pass before (``App.busy``)
   and showed nothing yet;
@@ -48,7 +49,8 @@ A 100,000-iteration ``s ^= i`` loop takes 966 ms on a 125 MHz RP2040 under
 MicroPython 1.28 (calibration.py); the same loop is timed here, the fastest
 of a few runs before and after the play, so Pico-equivalent ms = measured
 ms x 966 / calibration ms. Run in a 480K heap: the Pico's number of blocks.
-The last line is one JSON object.
+The board's events go by first, one JSON line each, as on its serial line;
+then the figures; the last line is one JSON object.
 """
 
 import sys
@@ -179,8 +181,11 @@ class Watch:
             return EVENT
         if self.work:
             return WORK
+        left_work = getattr(app, "busy", False) and not busy_before
+        if self.board_moved and (app.frame_changed or left_work):
+            return BOARD
         if app.frame_changed:
-            return BOARD if self.board_moved else REDRAW
+            return REDRAW
         return DUE if busy_before else QUIET
 
     def step(self, app, real_step, now_ms, occupancy, button):
