@@ -425,7 +425,28 @@ function pieceOn(st, square) {
   return st.pieces.find((p) => p.square === square) || null;
 }
 
+// A board in a room seats the player far away where the computer would sit;
+// the room's events (docs/protocol.md) say which side they play, as the
+// server's words learn it (host_tools/words/remote.py).
+let farSide = null;        // the side the opponent far away plays, once told
+let roomSeq = 0;           // the last log entry read for it
+const OTHER = { B: "W", W: "B" };
+
+function hearRoom(entries) {
+  for (const entry of entries || []) {
+    if (entry.seq <= roomSeq) continue;
+    roomSeq = entry.seq;
+    const d = entry.data || {};
+    if (entry.kind !== "app") continue;
+    if (d.event === "room" && d.what === "joined" && OTHER[d.side]) farSide = OTHER[d.side];
+    else if (d.event === "remote" && ["joined", "back", "away"].includes(d.what) && OTHER[d.side]) farSide = d.side;
+    else if (d.event === "throw" && d.by === "remote" && OTHER[d.side]) farSide = d.side;
+    else if (d.event === "state" && d.remote && OTHER[d.remote.side]) farSide = d.remote.side;
+  }
+}
+
 function draw(st, again) {
+  hearRoom(st.log);
   if (!again && state && st.version < state.version) {
     appendLog(st.log);          // an older picture may still carry new log lines
     return;
@@ -522,8 +543,14 @@ function drawFacts(st) {
   for (const option of sel.options) option.textContent = t("ruleset." + option.value);
   if (document.activeElement !== sel && app.ruleset && sel.value !== app.ruleset) sel.value = app.ruleset;
   const opp = $("opponent");
-  const want = app.mode === "computer" && app.computer ? "computer:" + app.computer.side : "two_players";
-  if (document.activeElement !== opp && app.mode && opp.value !== want) opp.value = want;
+  let want = app.mode === "computer" && app.computer ? "computer:" + app.computer.side : "two_players";
+  if (farSide) want = "remote:" + farSide;      // in a room the far player is the opponent
+  for (const option of opp.options) {
+    const hide = farSide ? option.value !== want : option.value.startsWith("remote:");
+    if (option.hidden !== hide) option.hidden = hide;
+  }
+  if (opp.disabled !== !!farSide) opp.disabled = !!farSide;
+  if (document.activeElement !== opp && (app.mode || farSide) && opp.value !== want) opp.value = want;
   const chatter = $("chatter");
   chatter.setAttribute("aria-pressed", st.chatter ? "true" : "false");
   $("throw").classList.toggle("held", !!st.button || $("throw").dataset.down === "1");
@@ -788,8 +815,10 @@ window.addEventListener("blur", buttonUp);
 async function newGame() {
   const body = { ruleset: $("ruleset").value };
   const [mode, side] = $("opponent").value.split(":");
-  body.mode = mode;
-  if (side) body.side = side;
+  if (mode !== "remote") {       // in a room the opponent stays the player far away
+    body.mode = mode;
+    if (side) body.side = side;
+  }
   const reply = await send("new", body);
   if (reply) say(t("sim.new_game"));
 }

@@ -1,0 +1,69 @@
+"""The side panel of the page in a room (`senet-board sim --room`) names the
+opponent as the player far away, never "a second player": the page sits in
+the white seat, so the opponent list says the black side is played far away,
+in each of the page's languages, and offers no other opponent while the
+room is the game.
+
+A real Mosquitto and headless Chromium; the page's Sim runs on a manual
+clock, and the only real-time waits are generous deadlines that catch a hang.
+"""
+
+import json
+import os
+
+import pytest
+
+from mqtt_broker import broker  # noqa: F401  (the fixture)
+from chromium import browser  # noqa: F401  (a module's own browser)
+from host_tools.words import I18N_DIR
+from remote_tests.pair import PASSPHRASE
+from remote_tests.test_room_page import page
+from remote_tests.test_room_page_browser import open_page, serve
+
+WAIT_MS = 60000
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def sentence(lang, key):
+    with open(os.path.join(I18N_DIR, lang + ".json"), encoding="utf-8") as f:
+        return json.load(f)["text"][key]
+
+
+def chosen(pg):
+    """The opponent list's chosen entry, as a player reads it."""
+    return pg.evaluate("() => { const s = document.getElementById('opponent');"
+                       " return s.options[s.selectedIndex].textContent; }")
+
+
+def test_the_opponent_list_names_the_far_opponent_in_each_language(browser, broker):  # noqa: F811
+    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
+    server, thread = serve(sim)
+    pages = []
+    try:
+        sim.advance(20)
+        for lang in ("en", "hu", "ru"):
+            context, pg, errors = open_page(browser, server.url, lang)
+            pages.append((context, errors))
+            want = sentence(lang, "panel.remote_B")
+            try:
+                pg.wait_for_function(
+                    "(t) => { const s = document.getElementById('opponent');"
+                    " return s.selectedIndex >= 0 && s.options[s.selectedIndex].textContent === t; }",
+                    arg=want, timeout=WAIT_MS)
+            except Exception:
+                raise AssertionError("the opponent list never said %r; it says %r"
+                                     % (want, chosen(pg)))
+            offered = pg.evaluate("() => Array.from(document.getElementById('opponent').options)"
+                                  ".filter((o) => !o.hidden).map((o) => o.textContent)")
+            assert offered == [want], offered
+            assert pg.is_disabled("#opponent")
+    finally:
+        for context, errors in pages:
+            context.close()
+            assert not errors, errors
+        server.shutdown()
+        server.stop()
+        server.server_close()
+        thread.join(5)
+        seat.close()
