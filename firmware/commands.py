@@ -18,10 +18,7 @@ def command(app, cmd):
     if why:
         app.emit({"event": "error", "message": why})
     elif name == "state":
-        app.emit({"event": "state", "position": app.position, "ruleset": app.ruleset,
-                  "state": app.state, "turn": app.turn, "throw": app.throw,
-                  "sticks": list(app.sticks) if app.sticks else None,
-                  "roles": list(app.roles)})
+        _state(app)
     elif name == "undo":
         app.take_back()
     elif name == "throw":
@@ -33,6 +30,20 @@ def command(app, cmd):
         room_command(app, cmd)
     else:
         app.emit({"event": "error", "message": "unknown command %r" % (name,)})
+
+
+def _state(app):
+    """{"cmd": "state"}: the board as it stands; a board in a room through
+    a laptop (firmware/usbroom.py) adds its seat, so a page opened after
+    the join knows its opponent is a player far away."""
+    event = {"event": "state", "position": app.position, "ruleset": app.ruleset,
+             "state": app.state, "turn": app.turn, "throw": app.throw,
+             "sticks": list(app.sticks) if app.sticks else None,
+             "roles": list(app.roles)}
+    room = getattr(app.computer, "room", None)
+    if room is not None:
+        event["remote"] = room.seat()
+    app.emit(event)
 
 
 def _new(app, cmd):

@@ -5,6 +5,8 @@
         -> {"event": "room", "what": "joined", "topics": [...], "will": [topic, payload]}
     {"cmd": "room", "online": true}      the laptop reached the broker
         -> {"event": "room", "topic": ..., "payload": ..., "retain": true}, ...
+    {"cmd": "state"}                     -> its ``state`` event carries the seat:
+        "remote": {"side": "W", "online": true, "peer": "here", "stopped": false}
     {"cmd": "room", "topic": ..., "payload": ..., "more": true}   a message heard,
         in pieces of a command line each (a game's record is longer than one)
     {"cmd": "room", "online": false}     the laptop lost the broker
@@ -27,8 +29,17 @@ class UsbRoom(Room):
     def __init__(self, app, room, passphrase, side):
         Room.__init__(self, app, room, passphrase, side, self._emit)
         self.opponent.poll = self.poll
+        self.linked = False          # the laptop has reached the broker
         self._parts = []
         self._size = 0
+
+    def seat(self):
+        """This board's seat, as its ``state`` reply carries it for a page
+        opened after the join: the side played far away, whether the room is
+        reached, whether the other board is here, whether the game stopped.
+        Never the passphrase or the topics' key."""
+        return {"side": self.other, "online": self.linked, "peer": self.peer,
+                "stopped": self.problem is not None}
 
     def _emit(self, topic, payload, retain):
         self.app.emit({"event": "room", "topic": topic, "payload": payload.decode(),
@@ -64,6 +75,7 @@ def command(app, cmd):
     if room is None:
         app.emit({"event": "error", "message": "room: join a room first"})
     elif "online" in cmd:
+        room.linked = bool(cmd["online"])
         if cmd["online"]:
             room._emit(*room.online())
         else:

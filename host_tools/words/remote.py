@@ -50,6 +50,24 @@ class Far:
             self.rules = None                # a new game may be by the other's rules
         elif name == "remote":
             self._remote(event)
+        elif name == "state" and isinstance(event.get("remote"), dict):
+            self._seat(event["remote"])
+
+    def _seat(self, seat):
+        """A board that runs a room through `link` says its seat in every
+        ``state`` reply: a page opened after the join learns the room from
+        it, and what it missed of the other board's presence."""
+        self.room = True
+        if seat.get("side") in SIDES:
+            self.side = seat["side"]
+        if not seat.get("online"):
+            self.presence = "offline"
+        elif seat.get("peer") == "away":
+            self.presence = "away"
+        elif seat.get("peer") is None:
+            self.presence = "waiting"
+        elif self.presence in ("waiting", "away", "offline"):
+            self.presence = None             # the other board is here now
 
     def _remote(self, event):
         what = event.get("what")
