@@ -19,6 +19,8 @@ def command(app, cmd):
         app.emit({"event": "error", "message": why})
     elif name == "state":
         _state(app)
+    elif name == "game":
+        _game(app)
     elif name == "undo":
         app.take_back()
     elif name == "throw":
@@ -44,6 +46,17 @@ def _state(app):
     if room is not None:
         event["remote"] = room.seat()
     app.emit(event)
+
+
+def _game(app):
+    """{"cmd": "game"}: the game as this board holds it, in the engine's own
+    record text, so a page plugged in mid-game lists the moves played
+    before it came; ``throw`` is the throw made and not yet played. The
+    record's code is forgotten again: a board asks for it seldom."""
+    record = app.game.record()
+    from firmware import unload
+    unload("engine.record1")
+    app.emit({"event": "game", "record": record, "throw": app.throw})
 
 
 def _new(app, cmd):

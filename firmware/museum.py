@@ -102,7 +102,7 @@ class Museum:
 
     def refuse(self, name):
         """Why command ``name`` is refused in museum mode, or None if it is not."""
-        if name in ("state", "health", "hello"):    # the commands that only read
+        if name in ("state", "game", "health", "hello"):    # the commands that only read
             return None
         return ("museum mode: the serial line only reports, %s is refused; restart "
                 "the board holding the throw button (maintenance mode) to change it"

@@ -20,6 +20,7 @@ MAX_LINE = const(512)
 COMMANDS = {
     "new": ("ruleset", "options", "mode", "side", "level"),
     "state": (),
+    "game": (),                                       # the game's record (show at connect)
     "undo": (),
     "throw": (),
     "join": ("room", "passphrase", "side"),          # remote play over USB (docs/remote.md)

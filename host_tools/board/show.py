@@ -5,13 +5,13 @@ it stands: the pieces, every light, the sticks, whose turn and what the
 board asks, in words. The page is the simulator's (host_tools/sim/web), served
 read-only: a request that would change anything is refused.
 
-The board is read as `senet-board monitor` reads it: newline-delimited JSON
-events (docs/protocol.md), and after each one a ``{"cmd": "state"}`` asks for
-the roles of the squares. The only lines ever written to the board are
-``READ_ONLY_COMMANDS``: they report and change nothing, and a museum board
-answers them too. When the cable is pulled the page says so, and the mirror
-opens the port again by itself until the board is back; a ``--port`` that can
-never be a board (a file, /dev/null) is refused at once instead.
+The board is read as `senet-board monitor` reads it: JSON events a line
+(docs/protocol.md); on connecting ``{"cmd": "game"}`` asks for the game so far
+(the move list), after each event ``{"cmd": "state"}`` for the squares' roles.
+Only ``READ_ONLY_COMMANDS`` are ever written: they report and change nothing,
+and a museum board answers them too. When the cable is pulled the page says
+so, and the mirror opens the port again by itself until the board is back; a
+``--port`` that can never be a board (a file, /dev/null) is refused at once.
 
 The lights are drawn by the firmware's own ``firmware.lights.Lights`` from
 the roles the board reports, so colours and blinking are the board's.
@@ -35,7 +35,8 @@ from host_tools.words.explain import Story, explain, sticks_live
 
 HELLO = b'{"cmd": "hello"}\n'
 STATE = b'{"cmd": "state"}\n'
-READ_ONLY_COMMANDS = (HELLO, STATE)   # everything show ever sends
+GAME = b'{"cmd": "game"}\n'
+READ_ONLY_COMMANDS = (HELLO, GAME, STATE)   # everything show ever sends
 STATE_EVERY_S = 2.0                   # ask for the state this often when all is quiet
 STATE_AFTER_S = 0.0                   # ...and at once after any other event
 RETRY_S = 0.5                         # try the port again this often while it is away
@@ -342,7 +343,7 @@ class Reader:
         asked = 0.0
         want = True
         try:
-            ser.write(HELLO)
+            ser.write(HELLO + GAME)           # the game so far, for the move list
             while not self._stop.is_set():
                 now = time.monotonic()
                 if (want and now - asked > STATE_AFTER_S) or now - asked > STATE_EVERY_S:
@@ -358,7 +359,7 @@ class Reader:
                     event = self.mirror.line(raw)
                     if event is not None and event["event"] != "state":
                         want = True
-                if len(buf) > 4096:           # a line that never ends: drop it
+                if len(buf) > 65536:          # a line that never ends (a game's is long): drop it
                     buf = b""
         except Exception:                     # unplugged: the port is gone
             return

@@ -4,7 +4,8 @@ The list is read from an engine ``Game``, never from the events a page
 happened to see: the App's own game in the simulator (which a takeback
 shortens, a new game empties and a power cut restores from the saved game),
 and in `senet-board show` a Game the mirror keeps up from the board's
-``move``, ``pass`` and ``undo`` events (``Follower``).
+``game`` reply (the game so far, as show connects) and its ``move``,
+``pass`` and ``undo`` events (``Follower``).
 
 Each ply is the record's own (engine/record.py, ``plies_of``): its turn
 number, side, throw, move text, marks ("pass", "backward", "capture",
@@ -51,7 +52,8 @@ class Follower:
     """A Game kept up from a real board's events, for `senet-board show`.
 
     The board reports each move and pass and each takeback; this plays them
-    through the engine. A board that says something the rules cannot follow
+    through the engine, from the whole game the board gives when asked
+    (its ``game`` event, docs/protocol.md). A board that says something the rules cannot follow
     (a mirror started mid-game, a lost line) restarts the list from the
     position the board reports, so the list is always a legal game.
     """
@@ -65,7 +67,9 @@ class Follower:
         name = event.get("event")
         if isinstance(event.get("ruleset"), str):
             self._spec = event["ruleset"]
-        if name == "new" or (name in ("ready", "state") and self.game is None):
+        if name == "game":
+            self._load(event)
+        elif name == "new" or (name in ("ready", "state") and self.game is None):
             self._restart(self._spec, event.get("position"))
             if name == "state" and self.game is not None:
                 self._throw = event.get("throw")      # a mirror plugged in mid-game
@@ -83,6 +87,17 @@ class Follower:
             self._play(event, None)
         elif name == "undo" and self.game is not None:
             self._undo(event)
+
+    def _load(self, event):
+        """The board's whole game, its answer to ``{"cmd": "game"}`` as show
+        connects: the list begins with the moves played before it came."""
+        try:
+            game = Game.from_record(event.get("record"))
+        except (PositionError, TypeError, ValueError, AttributeError):
+            return                           # the state's position will do
+        self.game = game
+        self._spec = ruleset_spec(game.ruleset)
+        self._throw = event.get("throw")
 
     def _restart(self, spec, position):
         spec = spec if isinstance(spec, str) else self._spec
