@@ -147,8 +147,9 @@ class App:
         # save; so no pass holds the scan up for long (docs/dev/firmware-modules.md).
         self._draw_due = False           # the lights of the last pass's change
         self._play_due = None            # a move the board shows, played next pass
-        self._moves_due = 0              # 1: a throw's moves and event, 2: moves only
+        self._moves_due = 0              # 1: a throw's moves, then 3: its event; 2: moves only
         self._entering = None            # those moves, for the move state next pass
+        self._told = None                # a move played or a turn lost: said next pass
         self._throw_by = None            # who threw, for that throw event
         self._pressed_at = None          # the last short press while a throw waited
         self.mode = cfg["mode"]          # "two_players"; see _mode_tick
@@ -410,25 +411,27 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
 
     def _due_now(self):
         """A job the next pass does before it takes any input."""
-        return (self._draw_due or self._play_due is not None or self._moves_due != 0
-                or self._entering is not None or self._save_due != 0)
+        return (self._draw_due or self._play_due is not None or self._told is not None
+                or self._moves_due != 0 or self._entering is not None or self._save_due != 0)
 
     def _due(self, now_ms):
         """One job the pass before left, in the order a player needs them:
-        a move the board shows is played, then its lights are drawn; a
-        throw's moves are worked out (its sticks already lit), the squares
-        told what they may do, and those lit; then the save."""
+        a move the board shows is played, then said (its event, the next
+        throw), then its lights are drawn; a throw's moves are worked out
+        (its sticks already lit), then said, the squares told what they may
+        do, and those lit; then the save."""
         if self._play_due is not None:
             move = self._play_due
             self._play_due = None
             self._commit(move)
+        elif self._told is not None:
+            self._tell()
             self._draw_due = self._dirty
         elif self._draw_due:
             self._draw_due = False
             self._render(now_ms)
         elif self._moves_due:
             self._throw_moves()
-            self._draw_due = self._dirty     # no move: that is shown
         elif self._entering is not None:
             moves = self._entering
             self._entering = None
@@ -441,7 +444,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
     def _finish(self):
         """The game's jobs left due, done at once (a command's answer, a
         caller that stops stepping the App)."""
-        while self._play_due is not None or self._moves_due or self._entering is not None:
+        while (self._play_due is not None or self._told is not None or self._moves_due
+               or self._entering is not None):
             self._due(self._now)
 
     def _inputs(self, now_ms, occupancy, button):
@@ -474,8 +478,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._lose_turn()
             worked = True
         self._mode_tick(now_ms)
-        if self._play_due is not None:
-            return                       # its lights come with it, in the next pass
+        if self._play_due is not None or self._told is not None:
+            return                       # its lights come after it is said
         if self._dirty and (worked or self._moves_due):
             self._draw_due = True
             return
@@ -729,31 +733,28 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         self._moves_due = 1
 
     def _throw_moves(self):
-        """The pending throw's legal moves, its event, and the move state."""
+        """The pending throw's legal moves (1, 2), or its event (3); the move
+        state (or no move) comes in the pass after."""
         game = self.game
-        moves = game.legal_moves()
-        if self._moves_due == 1:
-            event = {"event": "throw", "side": game.position.turn, "value": game.throw,
-                     "sticks": list(self.sticks), "moves": [m.text for m in moves]}
-            if self._throw_by is not None:
-                event["by"] = self._throw_by
-            self._emit(event)
-            self._save()      # after the lights: a cut before it loses only this throw
+        if self._moves_due != 3:
+            self._entering = game.legal_moves()
+            self._moves_due = 3 if self._moves_due == 1 else 0
+            return
+        event = {"event": "throw", "side": game.position.turn, "value": game.throw,
+                 "sticks": list(self.sticks), "moves": [m.text for m in self._entering]}
+        if self._throw_by is not None:
+            event["by"] = self._throw_by
+            self._throw_by = None
+        self._emit(event)
+        self._save()          # after the lights: a cut before it loses only this throw
         self._moves_due = 0
-        self._throw_by = None
-        if moves:
-            self._entering = moves       # the move state in the next pass
-        else:
-            self._state = "nomove"
-            self._nomove_at = self._now
-            rec.clear(self.roles)
-            self._dirty = True
 
     def _enter_move(self, moves=None):
         """A throw is pending: the legal moves are worked out once, here."""
         game = self.game
         if moves is None:
             moves = game.legal_moves()
+        self._throw_by = None
         if not moves:
             self._state = "nomove"
             self._nomove_at = self._now
@@ -775,33 +776,37 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._board_settled()
 
     def _commit(self, move):
-        """The board shows a legal move: play it in the engine and save."""
-        game = self.game
-        side = game.position.turn
-        game.play(move)
+        """The board shows a legal move: play it in the engine; it is said,
+        saved and shown in the passes after."""
+        side = self.game.position.turn
+        self.game.play(move)
         self._recogniser.end()
-        self._emit({"event": "move", "side": side, "move": move.text,
-                    "after": game.position.text(), "again": move.again})
-        self._save()
-        if game.is_over():
-            self._announce_end()
-        else:
-            self._enter_throw()
+        self._told = ("move", side, move)
 
     def _lose_turn(self):
         """No legal move (K15, H14): the turn is lost, or the game ends."""
         game = self.game
-        side = game.position.turn
-        value = game.throw
+        told = ("pass", game.position.turn, game.throw)
         game.pass_turn()
-        if game.is_over():
-            self._save()
-            self._announce_end()        # H14 option no_move="end", scored by H15
-            return
-        self._emit({"event": "pass", "side": side, "throw": value,
-                    "next": game.position.turn})
+        self._told = told
+
+    def _tell(self):
+        """The move played or the turn lost in the pass before: its event,
+        the save made due, and the next throw (or the end)."""
+        kind, side, what = self._told
+        self._told = None
+        game = self.game
+        if kind == "move":
+            self._emit({"event": "move", "side": side, "move": what.text,
+                        "after": game.position.text(), "again": what.again})
+        elif not game.is_over():
+            self._emit({"event": "pass", "side": side, "throw": what,
+                        "next": game.position.turn})
         self._save()
-        self._enter_throw()
+        if game.is_over():
+            self._announce_end()         # (a lost turn: H14 option no_move="end", H15)
+        else:
+            self._enter_throw()
 
     def _announce_end(self):
         game = self.game
