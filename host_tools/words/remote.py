@@ -7,7 +7,8 @@ city "the computer": the room's `remote` events, the `room` events of a
 board that `senet-board link` carries, and the throws `"by": "remote"`
 (docs/protocol.md) tell that the opponent is a player far away, and this
 module words their throws and moves, their presence (away, back, this
-board offline) and two boards set to different rules.
+board offline), two boards set to different rules, and a game both boards
+stopped because they held different games.
 
 Like explain.py it writes no sentence: it picks keys of i18n/<lang>.json.
 """
@@ -36,6 +37,7 @@ class Far:
         self.presence = None     # "waiting" (for the other board), "joined", "back",
         #                          "away" (the other board), "offline" (this one)
         self.rules = None        # {"theirs", "ours"} while the two boards' rules differ
+        self.stopped = False     # the two boards' games differed: both stopped (no throw)
 
     def event(self, event):
         name = event.get("event")
@@ -44,6 +46,7 @@ class Far:
         if name == "room" and event.get("what") == "joined" and event.get("side") in SIDES:
             self.side = SIDES[event["side"]]     # this board's seat taken: the other is theirs
             self.presence = "waiting"
+            self.stopped = False             # a seat taken afresh: a room without the stop
         if name in ("throw", "move", "pass") and self.presence in ("waiting", "joined", "back"):
             self.presence = None             # said once, until the game goes on
         elif name == "new":
@@ -60,6 +63,7 @@ class Far:
         self.room = True
         if seat.get("side") in SIDES:
             self.side = seat["side"]
+        self.stopped = bool(seat.get("stopped"))
         if not seat.get("online"):
             self.presence = "offline"
         elif seat.get("peer") == "away":
@@ -75,6 +79,8 @@ class Far:
             self.room = True
             return
         self.room = True
+        if what == "stopped":
+            self.stopped = True              # the room's rule: never two games
         if what in ("joined", "back", "away", "offline"):
             self.presence = what
         if what in ("joined", "back", "away") and event.get("side") in SIDES:
@@ -88,12 +94,15 @@ class Far:
 
     def waits(self):
         """Does the game wait for the room (no throw on either board)?"""
-        return self.presence in ("waiting", "away", "offline") or self.rules is not None
+        return (self.presence in ("waiting", "away", "offline") or self.rules is not None
+                or self.stopped)
 
     def status(self):
         """The room's news, said beside whose turn it is."""
         if not self.room:
             return []
+        if self.stopped:                     # the rest no longer matters: it will not go on
+            return [["status.remote_stopped", {}]]
         words = []
         if self.rules is not None:
             words.append(["status.remote_rules", dict(self.rules)])
@@ -103,6 +112,8 @@ class Far:
 
     def waiting(self):
         """The instruction while the game waits, and its kind."""
+        if self.stopped:
+            return "stopped", [["do.remote_stopped", {}]]
         if self.rules is not None:
             return "rules", [["do.remote_rules", {}]]
         return "away", [["do.remote_away", {}]]
