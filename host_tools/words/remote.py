@@ -4,7 +4,8 @@ A board in a room seats the other board's player where the computer would
 sit (firmware/room.py), so its lights and its `new` event show the remote
 side as the computer's. The page must not call a grandmother in another
 city "the computer": the room's `remote` events, the `room` events of a
-board that `senet-board link` carries, and the throws `"by": "remote"`
+board that `senet-board link` carries (and the seat in its `state` reply,
+for a page plugged in later), and the throws `"by": "remote"`
 (docs/protocol.md) tell that the opponent is a player far away, and this
 module words their throws and moves, their presence (away, back, this
 board offline), two boards set to different rules, and a game both boards
