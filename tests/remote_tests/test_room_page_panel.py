@@ -10,13 +10,14 @@ clock, and the only real-time waits are generous deadlines that catch a hang.
 
 import json
 import os
+import time
 
 import pytest
 
 from mqtt_broker import broker  # noqa: F401  (the fixture)
 from chromium import browser  # noqa: F401  (a module's own browser)
 from host_tools.words import I18N_DIR
-from remote_tests.pair import PASSPHRASE
+from remote_tests.pair import Hang, PASSPHRASE
 from remote_tests.test_room_page import page
 from remote_tests.test_room_page_browser import open_page, serve
 
@@ -58,6 +59,41 @@ def test_the_opponent_list_names_the_far_opponent_in_each_language(browser, brok
                                   ".filter((o) => !o.hidden).map((o) => o.textContent)")
             assert offered == [want], offered
             assert pg.is_disabled("#opponent")
+    finally:
+        for context, errors in pages:
+            context.close()
+            assert not errors, errors
+        server.shutdown()
+        server.stop()
+        server.server_close()
+        thread.join(5)
+        seat.close()
+
+
+def test_a_new_game_by_other_rules_keeps_the_far_opponent(browser, broker):  # noqa: F811
+    """What the page asks when the two boards' rules differ (a new game on one
+    of them, by the other's rules) is done with the side panel's ruleset
+    list: the new game stays in the room, its opponent still the player far
+    away (the list once sent "a second player" with it, and the App let the
+    room's seat go)."""
+    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
+    server, thread = serve(sim)
+    pages = []
+    try:
+        sim.advance(20)
+        context, pg, errors = open_page(browser, server.url, "en")
+        pages.append((context, errors))
+        pg.wait_for_function("() => document.getElementById('opponent').disabled", timeout=WAIT_MS)
+        pg.select_option("#ruleset", "hungarian")
+        pg.wait_for_function("() => document.getElementById('ruleset').value === 'hungarian'",
+                             timeout=WAIT_MS)
+        hang = Hang("the page's new game never came")
+        while sim.app.ruleset != "hungarian":
+            hang.check(sim.app.ruleset)
+            sim.advance(20)
+            time.sleep(0.01)
+        assert sim.app.computer is seat.room.opponent, sim.app.computer
+        assert sim.app.mode != "computer"
     finally:
         for context, errors in pages:
             context.close()
