@@ -11,17 +11,16 @@ Waits are for events, with a deadline that only catches a hang.
 """
 
 import json
-import threading
 import urllib.request
 
 import pytest
 
 from host_tools.board import deploy
 from host_tools.board.show import READ_ONLY_COMMANDS, Mirror, Reader
-from host_tools.sim.server import SimServer
 from standin.device import FAKES
 from standin.scenario import KENDALL_START, hook
-from board_tests.test_show_mirror import ONES, RecordingStandIn, wait_for
+from served import serve
+from board_tests.test_show_mirror import ONES, RecordingStandIn, unplug, wait_for
 
 pytestmark = [pytest.mark.slow]
 
@@ -47,17 +46,14 @@ def said(dev, text):
 def test_show_plugged_in_after_four_moves_lists_all_four(tmp_path):
     dev = RecordingStandIn(str(tmp_path / "flash"), fakes=FAKES, boot_hook=ONES + hook(script()))
     dev.start()
-    reader = server = None
+    reader = server = thread = None
     try:
         deploy.deploy(dev.port)                       # resets the board: the script starts
         wait_for(lambda: said(dev, '"move": "13-14"'), "the stand-in's fourth move")
         dev.heard = bytearray()                       # from here on: what show sends
         mirror = Mirror(dev.port)
         reader = Reader(mirror, dev.port).start()     # show plugged in now
-        server = SimServer(mirror, "127.0.0.1", 0, read_only=True)
-        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                                  daemon=True)
-        thread.start()
+        server, thread = serve(mirror, read_only=True)
 
         def served():
             with urllib.request.urlopen(server.url + "api/state", timeout=30) as r:
@@ -72,10 +68,4 @@ def test_show_plugged_in_after_four_moves_lists_all_four(tmp_path):
         lines = [line + b"\n" for line in bytes(dev.heard).split(b"\n") if line]
         assert set(lines) <= set(READ_ONLY_COMMANDS), lines    # show still only asks
     finally:
-        if reader is not None:
-            reader.stop()
-        if server is not None:
-            server.shutdown()
-            server.stop()
-            server.server_close()
-        dev.stop()
+        unplug(dev, reader, server, thread)

@@ -14,18 +14,17 @@ events, with a deadline that only catches a hang.
 """
 
 import os
-import threading
 import time
 
 import pytest
 
 from host_tools.board import deploy
 from host_tools.board.show import READ_ONLY_COMMANDS, Mirror, Reader
-from host_tools.sim.server import SimServer
 from standin.device import FAKES, StandIn
 from standin.scenario import KENDALL_START, hook
 
 from chromium import CHROMIUM, browser  # noqa: F401  (a module's own browser)
+from served import serve, stop
 
 WAIT_S = 60
 
@@ -76,6 +75,16 @@ def wait_for(check, what, seconds=WAIT_S):
     raise AssertionError("never happened: %s" % what)
 
 
+def unplug(dev, reader, server, thread):
+    """Show put away (its reader, then its page's server) and the stand-in
+    stopped, however far the test got before it ended."""
+    if reader is not None:
+        reader.stop()
+    if server is not None:
+        stop(server, thread)
+    dev.stop()
+
+
 def test_the_page_mirrors_a_board_and_survives_the_cable(tmp_path, browser):
     flash = tmp_path / "flash"
     boot = ONES + hook(SCRIPT)
@@ -90,10 +99,7 @@ def test_the_page_mirrors_a_board_and_survives_the_cable(tmp_path, browser):
         dev.heard = bytearray()                       # from here on: what show sends
         mirror = Mirror(link)
         reader = Reader(mirror, link).start()
-        server = SimServer(mirror, "127.0.0.1", 0, read_only=True)
-        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                                  daemon=True)
-        thread.start()
+        server, thread = serve(mirror, read_only=True)
         page = browser.new_page(viewport={"width": 1400, "height": 950})
         page.goto(server.url + "?lang=en")
         page.wait_for_function("() => document.querySelectorAll('.sq').length === 30")
@@ -145,13 +151,7 @@ def test_the_page_mirrors_a_board_and_survives_the_cable(tmp_path, browser):
         heard += bytes(dev.heard)
         page.close()
     finally:
-        if reader is not None:
-            reader.stop()
-        if server is not None:
-            server.shutdown()
-            server.stop()
-            server.server_close()
-        dev.stop()
+        unplug(dev, reader, server, thread)
     # Nothing but the commands that only report ever went to the board.
     lines = [line + b"\n" for line in heard.split(b"\n") if line]
     assert lines, "show asked the board nothing"
