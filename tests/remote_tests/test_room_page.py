@@ -72,6 +72,15 @@ def page_acts(sim, seat, hands):
     return False
 
 
+def idle(board, sim, hang):
+    """Nobody at the page or the board had anything to do: both clocks move
+    on 20 ms while the network answers (a hang fails after HANG_S)."""
+    hang.check(board.app.state, sim.app.state)
+    board.wait(20)
+    sim.advance(20)
+    time.sleep(0.001)
+
+
 def test_the_page_plays_a_whole_game_against_a_board(broker):  # noqa: F811
     sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
     hands = SimHands(sim)
@@ -91,10 +100,7 @@ def test_the_page_plays_a_whole_game_against_a_board(broker):  # noqa: F811
             if moved:
                 hang.moved()
                 continue
-            hang.check(a.app.state, sim.app.state)
-            a.wait(20)
-            sim.advance(20)
-            time.sleep(0.001)
+            idle(a, sim, hang)
         thrown = [(e["value"], e["sticks"]) for e in a.events_of("throw") if e.get("by") != "remote"]
         assert shown == thrown                          # every throw, sticks and all
         assert [w for s, w in actions(sim.app.game)] == words(a)

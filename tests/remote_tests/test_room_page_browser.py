@@ -11,8 +11,6 @@ generous deadlines that catch a hang and decide nothing else.
 """
 
 import json
-import os
-import threading
 import time
 import urllib.request
 
@@ -20,19 +18,10 @@ import pytest
 
 from mqtt_broker import broker  # noqa: F401  (the fixture)
 from chromium import browser  # noqa: F401  (a module's own browser)
-from host_tools.sim.server import SimServer
-from host_tools.words import I18N_DIR
 from remote_tests.pair import Hang, PASSPHRASE, Board
-from remote_tests.test_room_page import SimHands, page, page_acts
-
-WAIT_MS = 60000
+from remote_tests.roompage import RoomPage, sentence, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def sentence(lang, key):
-    with open(os.path.join(I18N_DIR, lang + ".json"), encoding="utf-8") as f:
-        return json.load(f)["text"][key]
 
 
 def far_throw_shown(sim, seat):
@@ -49,61 +38,16 @@ def far_throw_shown(sim, seat):
     return last if last.get("by") == "remote" and not last.get("opening") else None
 
 
-def play_until(sim, seat, board, done):
-    """Both sides play until ``done()`` says what it waited for."""
-    hands = SimHands(sim)
-    hang = Hang("the page and the board")
-    while True:
-        found = done()
-        if found:
-            return found
-        if board.act() | page_acts(sim, seat, hands):
-            hang.moved()
-            continue
-        hang.check(board.app.state, sim.app.state)
-        board.wait(20)
-        sim.advance(20)
-        time.sleep(0.001)
-
-
-def serve(sim):
-    server = SimServer(sim, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
-    return server, thread
-
-
-def open_page(browser, url, lang):  # noqa: F811
-    context = browser.new_context(viewport={"width": 1400, "height": 950})
-    pg = context.new_page()
-    errors = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(url + "?lang=" + lang)
-    return context, pg, errors
-
-
-def wait_text(pg, element, want):
-    try:
-        pg.wait_for_function("([id, t]) => document.getElementById(id).textContent.includes(t)",
-                             arg=[element, want], timeout=WAIT_MS)
-    except Exception:
-        raise AssertionError("%r never showed %r; it shows %r" % (
-            element, want, pg.text_content("#" + element)))
-
-
 def test_the_page_in_a_room_shows_the_far_throw_and_the_opponent_away(browser, broker):  # noqa: F811
-    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
+    room = RoomPage(browser, broker.port)
+    sim, seat = room.sim, room.seat
     black = Board("B", broker.port, seed=5)
-    server, thread = serve(sim)
-    pages = []
     try:
         black.setup()
-        thrown = play_until(sim, seat, black, lambda: far_throw_shown(sim, seat))
+        thrown = room.play_until(black, lambda: far_throw_shown(sim, seat))
         move = seat.room.opponent.move.text
         origin, to = move.split("-")
-        context, pg, errors = open_page(browser, server.url, "en")
-        pages.append((context, errors))
+        pg = room.open("en")
         wait_text(pg, "instruction", "Your opponent far away threw %d and moved %s to %s: "
                   "move their piece for them" % (thrown["value"], origin, to))
         wait_text(pg, "status", "Your opponent far away threw %d" % thrown["value"])
@@ -112,7 +56,7 @@ def test_the_page_in_a_room_shows_the_far_throw_and_the_opponent_away(browser, b
         flat = " ".join("flat" if v else "round" for v in thrown["sticks"])
         wait_text(pg, "throw-value", "%d  [%s]" % (thrown["value"], flat))
 
-        with urllib.request.urlopen(server.url + "api/state", timeout=30) as r:
+        with urllib.request.urlopen(room.server.url + "api/state", timeout=30) as r:
             state = r.read().decode()
         for text in (pg.content(), state, json.dumps(list(sim.log))):
             assert PASSPHRASE not in text
@@ -126,19 +70,11 @@ def test_the_page_in_a_room_shows_the_far_throw_and_the_opponent_away(browser, b
         sim.advance(20)
         wait_text(pg, "status", sentence("en", "status.remote_away"))
         for lang in ("hu", "ru"):
-            context, other, errors = open_page(browser, server.url, lang)
-            pages.append((context, errors))
+            other = room.open(lang)
             wait_text(other, "status", sentence(lang, "status.remote_away"))
             assert PASSPHRASE not in other.content()
     finally:
-        for context, errors in pages:
-            context.close()
-            assert not errors, errors
-        server.shutdown()
-        server.stop()
-        server.server_close()
-        thread.join(5)
-        seat.close()
+        room.close()
         black.close()                        # after a cut line too: nothing to say
 
 
@@ -146,10 +82,9 @@ def test_the_page_says_which_rules_each_board_plays_in_its_language(browser, bro
     """The other board plays Hungarian rules and the page Kendall's: no throw
     on either, and the page says which rules each plays, named as its
     language names them."""
-    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
+    room = RoomPage(browser, broker.port)
+    sim, seat = room.sim, room.seat
     black = Board("B", broker.port, seed=5, ruleset="hungarian")
-    server, thread = serve(sim)
-    pages = []
     try:
         sim.arrange()                        # the pieces set up: the opening
         hang = Hang("the page never heard the other board")
@@ -161,20 +96,12 @@ def test_the_page_says_which_rules_each_board_plays_in_its_language(browser, bro
         sim.advance(1500)                    # the pieces at rest: the setup is checked
         assert sim.app.state == "opening", sim.app.state
         for lang in ("en", "hu", "ru"):
-            context, pg, errors = open_page(browser, server.url, lang)
-            pages.append((context, errors))
+            pg = room.open(lang)
             want = sentence(lang, "status.remote_rules").replace(
                 "{theirs}", sentence(lang, "ruleset.hungarian")).replace(
                 "{ours}", sentence(lang, "ruleset.kendall"))
             wait_text(pg, "status", want)
             wait_text(pg, "instruction", sentence(lang, "do.remote_rules"))
     finally:
-        for context, errors in pages:
-            context.close()
-            assert not errors, errors
-        server.shutdown()
-        server.stop()
-        server.server_close()
-        thread.join(5)
-        seat.close()
+        room.close()
         black.close()

@@ -8,27 +8,16 @@ A real Mosquitto and headless Chromium; the page's Sim runs on a manual
 clock, and the only real-time waits are generous deadlines that catch a hang.
 """
 
-import json
-import os
 import time
 
 import pytest
 
 from mqtt_broker import broker  # noqa: F401  (the fixture)
 from chromium import browser  # noqa: F401  (a module's own browser)
-from host_tools.words import I18N_DIR
-from remote_tests.pair import Hang, PASSPHRASE
-from remote_tests.test_room_page import page
-from remote_tests.test_room_page_browser import open_page, serve
-
-WAIT_MS = 60000
+from remote_tests.pair import Hang
+from remote_tests.roompage import WAIT_MS, RoomPage, sentence
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def sentence(lang, key):
-    with open(os.path.join(I18N_DIR, lang + ".json"), encoding="utf-8") as f:
-        return json.load(f)["text"][key]
 
 
 def chosen(pg):
@@ -38,14 +27,11 @@ def chosen(pg):
 
 
 def test_the_opponent_list_names_the_far_opponent_in_each_language(browser, broker):  # noqa: F811
-    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
-    server, thread = serve(sim)
-    pages = []
+    room = RoomPage(browser, broker.port)
     try:
-        sim.advance(20)
+        room.sim.advance(20)
         for lang in ("en", "hu", "ru"):
-            context, pg, errors = open_page(browser, server.url, lang)
-            pages.append((context, errors))
+            pg = room.open(lang)
             want = sentence(lang, "panel.remote_B")
             try:
                 pg.wait_for_function(
@@ -60,14 +46,7 @@ def test_the_opponent_list_names_the_far_opponent_in_each_language(browser, brok
             assert offered == [want], offered
             assert pg.is_disabled("#opponent")
     finally:
-        for context, errors in pages:
-            context.close()
-            assert not errors, errors
-        server.shutdown()
-        server.stop()
-        server.server_close()
-        thread.join(5)
-        seat.close()
+        room.close()
 
 
 def test_a_new_game_by_other_rules_keeps_the_far_opponent(browser, broker):  # noqa: F811
@@ -76,13 +55,11 @@ def test_a_new_game_by_other_rules_keeps_the_far_opponent(browser, broker):  # n
     list: the new game stays in the room, its opponent still the player far
     away (the list once sent "a second player" with it, and the App let the
     room's seat go)."""
-    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
-    server, thread = serve(sim)
-    pages = []
+    room = RoomPage(browser, broker.port)
+    sim = room.sim
     try:
         sim.advance(20)
-        context, pg, errors = open_page(browser, server.url, "en")
-        pages.append((context, errors))
+        pg = room.open("en")
         pg.wait_for_function("() => document.getElementById('opponent').disabled", timeout=WAIT_MS)
         pg.select_option("#ruleset", "hungarian")
         pg.wait_for_function("() => document.getElementById('ruleset').value === 'hungarian'",
@@ -92,14 +69,7 @@ def test_a_new_game_by_other_rules_keeps_the_far_opponent(browser, broker):  # n
             hang.check(sim.app.ruleset)
             sim.advance(20)
             time.sleep(0.01)
-        assert sim.app.computer is seat.room.opponent, sim.app.computer
+        assert sim.app.computer is room.seat.room.opponent, sim.app.computer
         assert sim.app.mode != "computer"
     finally:
-        for context, errors in pages:
-            context.close()
-            assert not errors, errors
-        server.shutdown()
-        server.stop()
-        server.server_close()
-        thread.join(5)
-        seat.close()
+        room.close()

@@ -10,27 +10,17 @@ a real Mosquitto and stop; headless Chromium reads the page. The page's Sim
 runs on a manual clock; real-time waits only catch a hang.
 """
 
-import json
-import os
-
 import pytest
 
 from mqtt_broker import broker  # noqa: F401  (the fixture)
 from chromium import browser  # noqa: F401  (a module's own browser)
 from firmware.room import actions
-from host_tools.words import I18N_DIR
-from remote_tests.pair import Hang, PASSPHRASE, Board, play, joined, words
-from remote_tests.test_room_page import page
-from remote_tests.test_room_page_browser import open_page, play_until, serve, wait_text
+from remote_tests.pair import Hang, Board, play, joined, words
+from remote_tests.roompage import RoomPage, sentence, wait_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PLIES = 4
-
-
-def sentence(lang, key):
-    with open(os.path.join(I18N_DIR, lang + ".json"), encoding="utf-8") as f:
-        return json.load(f)["text"][key]
 
 
 def another_game(port, store_dir):
@@ -51,15 +41,14 @@ def another_game(port, store_dir):
 
 def test_the_page_says_the_game_stopped_and_what_to_do(browser, broker, tmp_path):  # noqa: F811
     theirs = another_game(broker.port, str(tmp_path))
-    sim, seat = page(broker.port, {"SENET_ROOM_PASSPHRASE": PASSPHRASE})
+    room = RoomPage(browser, broker.port)
+    sim, seat = room.sim, room.seat
     black = Board("B", broker.port, seed=5)
-    server, thread = serve(sim)
     late = None
-    pages = []
     try:
         black.setup()
-        play_until(sim, seat, black, lambda: len(actions(sim.app.game)) >= PLIES
-                   and sim.app.state == "throw")
+        room.play_until(black, lambda: len(actions(sim.app.game)) >= PLIES
+                        and sim.app.state == "throw")
         black.conn.drop()                        # that board gone: its last will
         ours = [w for s, w in actions(sim.app.game)]
         assert ours[:PLIES] != theirs[:PLIES]
@@ -70,13 +59,14 @@ def test_the_page_says_the_game_stopped_and_what_to_do(browser, broker, tmp_path
             late.wait(20)
             sim.advance(20)
         sim.advance(20)
+        tabs = []
         for lang in ("en", "hu", "ru"):
-            context, pg, errors = open_page(browser, server.url, lang)
-            pages.append((context, errors))
+            pg = room.open(lang)
+            tabs.append(pg)
             wait_text(pg, "status", sentence(lang, "status.remote_stopped"))
             wait_text(pg, "instruction", sentence(lang, "do.remote_stopped"))
         sim.advance(5000)                        # still stopped, still said
-        english = pages[0][0].pages[0]
+        english = tabs[0]
         assert sentence("en", "status.remote_stopped") in english.text_content("#status")
 
         # What the words ask: one board's game kept (here the black board's),
@@ -96,8 +86,8 @@ def test_the_page_says_the_game_stopped_and_what_to_do(browser, broker, tmp_path
         late.close()
         late = Board("B", broker.port, store_dir=str(tmp_path), seed=9)
         more = len(kept) + 2
-        play_until(sim, seat, late, lambda: len(words(late)) >= more
-                   and len(actions(sim.app.game)) >= more)
+        room.play_until(late, lambda: len(words(late)) >= more
+                        and len(actions(sim.app.game)) >= more)
         assert seat.room.problem is None and late.room.problem is None
         assert words(late)[:len(kept)] == kept
         assert [w for s, w in actions(sim.app.game)][:more] == words(late)[:more]
@@ -106,14 +96,7 @@ def test_the_page_says_the_game_stopped_and_what_to_do(browser, broker, tmp_path
             "(t) => !document.getElementById('status').textContent.includes(t)",
             arg=sentence("en", "status.remote_stopped"), timeout=60000)
     finally:
-        for context, errors in pages:
-            context.close()
-            assert not errors, errors
-        server.shutdown()
-        server.stop()
-        server.server_close()
-        thread.join(5)
-        seat.close()
+        room.close()
         black.close()
         if late is not None:
             late.close()
