@@ -99,6 +99,19 @@ class Board(BoardSim):
         self.conn.stop()
 
 
+def one_pass(a, b, hang):
+    """One pass of two boards in play: a person at either does what there is
+    to do, or else both boards' clocks move on 20 ms while the network
+    answers. True when someone played (the hang starts again)."""
+    if a.act() | b.act():
+        hang.moved()
+        return True
+    hang.check(a.app.state, b.app.state)
+    a.wait(20)
+    b.wait(20)
+    return False
+
+
 def words(board):
     """The game on ``board`` as the room writes it, one word an action."""
     return [w for s, w in actions(board.app.game)]

@@ -16,7 +16,7 @@ from firmware.protocol import encode
 from firmware.room import actions
 from host_tools.remote.link import Bridge
 from host_tools.remote.seat import connect
-from remote_tests.pair import Hang, PASSPHRASE, ROOM, Board, words
+from remote_tests.pair import Hang, PASSPHRASE, ROOM, Board, one_pass, words
 
 
 class Settings:
@@ -79,13 +79,8 @@ def test_a_usb_board_plays_a_whole_game_through_link(broker):  # noqa: F811
         for _ in range(20000):
             if usb.app.state == "game_over" and other.app.state == "game_over":
                 break
-            if usb.act() | other.act():
-                hang.moved()
-                continue
-            hang.check(usb.app.state, other.app.state)
-            usb.wait(20)
-            other.wait(20)
-            time.sleep(0.001)
+            if not one_pass(usb, other, hang):
+                time.sleep(0.001)
         assert [w for s, w in actions(usb.app.game)] == words(other)
         printed = usb.printed.getvalue()
         assert '"event": "throw"' in printed and '"event": "room"' not in printed

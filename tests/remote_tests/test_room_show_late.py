@@ -14,7 +14,7 @@ import json
 
 from mqtt_broker import broker  # noqa: F401  (the fixture)
 from host_tools.board.show import Mirror
-from remote_tests.pair import Hang, PASSPHRASE, Board
+from remote_tests.pair import Hang, PASSPHRASE, Board, one_pass
 from remote_tests.showcable import Cable, plug_in
 from remote_tests.test_room_link import UsbBoard
 
@@ -44,12 +44,7 @@ def test_show_opened_after_the_join_names_the_far_opponent_from_the_start(broker
         other.setup()
         hang = Hang("the boards until white's throw")
         while not (usb.app.state == "throw" and usb.app.turn == "W" and usb.events_of("start")):
-            if usb.act() | other.act():
-                hang.moved()
-                continue
-            hang.check(usb.app.state, other.app.state)
-            usb.wait(20)
-            other.wait(20)
+            one_pass(usb, other, hang)
         mirror = Mirror("/dev/ttyACM0")
         usb.cable = Cable()
         reader = plug_in(mirror, usb.cable)
