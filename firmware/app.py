@@ -244,6 +244,8 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
     # -- what the modes use (firmware/computer.py, museum.py, commands.py) ----
     # The modes see the App only through these members, so its internals can
     # change without breaking them (tests/test_firmware_imports.py checks it).
+    # Those that change the game first finish what the passes before left
+    # due (``_finish``): a mode never meets a move half played.
 
     @property
     def phase(self):
@@ -316,10 +318,12 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
 
     def press(self):
         """A short press of the throw button (the "throw" command)."""
+        self._finish()
         self._short_press()
 
     def take_back(self):
         """A long press in the middle of a game (the "undo" command)."""
+        self._finish()
         self._takeback()
 
     def play_throw(self, by=None, bits=None):
@@ -327,6 +331,7 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
         whose throw it is; ``by`` names who threw in the throw event.
         ``bits``: the sticks as thrown on another board (a remote
         opponent's throw, firmware/room.py), instead of this board's rng."""
+        self._finish()
         rng = self._rng
         if bits is not None:
             self._rng = lambda n: bits
@@ -343,6 +348,7 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
         """The moves the board takes for the pending throw: ``moves`` (engine
         Moves; [] for none yet) or, for None, every legal one. The hints on
         the squares are worked out again."""
+        self._finish()
         r = self._recogniser
         r.begin(r.base, self.game.legal_moves() if moves is None else moves)
         r.classify(self._occ, self.roles)
@@ -351,6 +357,7 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
     def new_game(self, rs=None):
         """Close this game and begin one by ``rs`` (which is then the next
         ruleset too) or by the next ruleset; the setup check comes first."""
+        self._finish()
         if rs is not None:
             self._next_rs = rs
         self._new_game(self._next_rs)
@@ -359,6 +366,7 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
         """Play on from ``game`` instead of this one (the room's record of a
         remote game, firmware/room.py, when this board fell behind): it is
         saved whole, then the board is checked against it as on power-on."""
+        self._finish()
         self._recogniser.end()
         self.game = game
         self.sticks = None if game.throw is None else sticks_for(game.throw, game.ruleset)
@@ -416,20 +424,22 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
 
     def _due(self, now_ms):
         """One job the pass before left, in the order a player needs them:
-        a move the board shows is played, then said (its event, the next
-        throw), then its lights are drawn; a throw's moves are worked out
-        (its sticks already lit), then said, the squares told what they may
-        do, and those lit; then the save."""
+        a move the board shows is played (the next throw's lights made),
+        those lights drawn, then it is said (its event); a lost turn is said
+        and its lights drawn; a throw's moves are worked out (its sticks
+        already lit), then said, the squares told what they may do, and
+        those lit; then the save."""
         if self._play_due is not None:
             move = self._play_due
             self._play_due = None
             self._commit(move)
-        elif self._told is not None:
-            self._tell()
             self._draw_due = self._dirty
         elif self._draw_due:
             self._draw_due = False
             self._render(now_ms)
+        elif self._told is not None:
+            self._tell()
+            self._draw_due = self._dirty
         elif self._moves_due:
             self._throw_moves()
         elif self._entering is not None:
@@ -776,12 +786,15 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             self._board_settled()
 
     def _commit(self, move):
-        """The board shows a legal move: play it in the engine; it is said,
-        saved and shown in the passes after."""
-        side = self.game.position.turn
-        self.game.play(move)
+        """The board shows a legal move: play it in the engine and make the
+        next throw's lights; it is said and saved in the passes after."""
+        game = self.game
+        side = game.position.turn
+        game.play(move)
         self._recogniser.end()
         self._told = ("move", side, move)
+        if not game.is_over():
+            self._enter_throw()          # the end is shown once the move is said
 
     def _lose_turn(self):
         """No legal move (K15, H14): the turn is lost, or the game ends."""
@@ -791,8 +804,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         self._told = told
 
     def _tell(self):
-        """The move played or the turn lost in the pass before: its event,
-        the save made due, and the next throw (or the end)."""
+        """The move played or the turn lost in a pass before: its event, the
+        save made due, and the next throw (for a lost turn) or the end."""
         kind, side, what = self._told
         self._told = None
         game = self.game
@@ -802,11 +815,10 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         elif not game.is_over():
             self._emit({"event": "pass", "side": side, "throw": what,
                         "next": game.position.turn})
+            self._enter_throw()
         self._save()
         if game.is_over():
             self._announce_end()         # (a lost turn: H14 option no_move="end", H15)
-        else:
-            self._enter_throw()
 
     def _announce_end(self):
         game = self.game

@@ -11,17 +11,19 @@ many moves the hands make in each ruleset for the false-commit count.
 
 **Put-down to lights.** Whole games of each ruleset are played by hands that
 lift a piece, carry it for 60 ms and put it down, scanned every 5 ms as the
-Pico's loop does (firmware/board.py LOOP_MS). For each move: the scans from
-the one that first reads the piece down to the step that sends the move event
-and draws the new frame. Its Pico figure is a whole loop period for the
-put-down to be read (the worst case: it happened just after a scan), a loop
-period or the step's Pico time (the longer) for each step before, and the
-Pico time of the step that answers; each step's time is the fastest of
-``RUNS`` replays of the same game, Pico ms = measured ms x 966 / the
-calibration loop's ms (tests/bench/calibration.py) in this process. Moves
-that are played at once (docs/dev/recognition.md) and those that wait the
-settle time are given apart. Writing the strip (36 LEDs, about 1.1 ms) comes
-on top of both.
+Pico's loop does (firmware/board.py LOOP_MS), and, as the loop does, again at
+once while the App has a job due (``App.busy``: the move to play, to say, to
+draw). For each move: from the scan that first reads the piece down to the
+pass that draws the new frame once the move is played. Its Pico figure is a
+whole loop period for the put-down to be read (the worst case: it happened
+just after a scan), a loop period or the step's Pico time (the longer) for
+each scan period before, the Pico time of each quick pass with ``SCAN_MS``
+for its scan, and the Pico time of the pass that draws; each step's time is
+the fastest of ``RUNS`` replays of the same game, Pico ms = measured ms x 966
+/ the calibration loop's ms (tests/bench/calibration.py) in this process.
+Moves that are played at once (docs/dev/recognition.md) and those that wait
+the settle time are given apart. Writing the strip (36 LEDs, about 1.1 ms)
+comes on top of both.
 
 **Commits the hand did not mean.** tests/mp/scenario_hands.py's hands slide a
 plain move over the empty squares on the way (each long enough to pass the
@@ -51,6 +53,7 @@ from firmware.app import App  # noqa: E402
 from scenario_hands import Hands  # noqa: E402  (tests/mp/scenario_hands.py)
 
 LOOP_MS = 5                      # firmware/board.py: one scan every 5 ms
+SCAN_MS = 1.0                    # a scan on the Pico: "well under a millisecond" (docs/hardware.md)
 RUNS = 3
 OFF = 31
 
@@ -60,11 +63,13 @@ def bit(square):
 
 
 class Timed:
-    """A clock, a button and the pieces, stepping one App every LOOP_MS;
-    from each put-down to the move event the steps are timed: ``windows``
-    holds three ints a move (steps, the us by which the steps before the
-    answer overran a Pico loop period of ``loop_us``, the answering step's
-    us), a flat list, so a game's figures are a few small blocks."""
+    """A clock, a button and the pieces, stepping one App every LOOP_MS and
+    at once again while it is busy; from each put-down to the lights of its
+    move event the passes are timed: ``windows`` holds four ints a move
+    (scan periods, the us by which their steps overran a Pico loop period of
+    ``loop_us`` plus the us of the quick passes, the quick passes, the
+    drawing pass's us), a flat list, so a game's figures are a few small
+    blocks."""
 
     def __init__(self, app, loop_us):
         self.app = app
@@ -72,25 +77,36 @@ class Timed:
         self.t = 0
         self.occ = 0
         self.button = False
-        self.windows = [0] * (3 * 600)  # made whole at once: room for 600 moves
+        self.windows = [0] * (4 * 600)  # made whole at once: room for 600 moves
         self.filled = 0
         self._open = -1                  # the window being filled (its index), or -1
+        self._ply = 0                    # plies in the game at the put-down
 
     def step(self):
         self.t += LOOP_MS
+        out = self._pass(True)
+        while getattr(self.app, "busy", False):   # the loop's next pass, at once
+            self.t += 1
+            out = self._pass(False)
+        return out
+
+    def _pass(self, scheduled):
         start = ticks_us()
         out = self.app.step(self.t, self.occ, self.button)
         took = ticks_diff(ticks_us(), start)
         at = self._open
         if at >= 0:
             w = self.windows
-            if w[at + 2] > self.loop_us:
-                w[at + 1] += w[at + 2] - self.loop_us    # the step before overran
-            w[at] += 1
-            w[at + 2] = took
-            for e in out:
-                if e["event"] == "move":
-                    self._open = -1
+            if scheduled:
+                if w[at + 3] > self.loop_us:
+                    w[at + 1] += w[at + 3] - self.loop_us    # the pass before overran
+                w[at] += 1
+            else:
+                w[at + 1] += w[at + 3]   # the quick pass before: its own time
+                w[at + 2] += 1
+            w[at + 3] = took
+            if self.app.frame_changed and self.app.game.ply_count > self._ply:
+                self._open = -1          # the move played, and its lights drawn
         return out
 
     def wait(self, ms):
@@ -105,9 +121,10 @@ class Timed:
         self.wait(60)
 
     def _put(self):
-        if self.filled + 3 <= len(self.windows):
+        if self.filled + 4 <= len(self.windows):
             self._open = self.filled
-            self.filled += 3
+            self._ply = self.app.game.ply_count
+            self.filled += 4
 
     def play(self, move):
         """Lift, carry, put down; a capture is a swap (C6); the end square
@@ -190,11 +207,13 @@ def latencies(windows, calibration, fast, slow):
     """Pico ms from put-down to lights for each move of ``windows``, onto
     ``fast`` (played at once) or ``slow`` (after the settle time)."""
     settle_steps = 250 // LOOP_MS
-    for k in range(0, len(windows), 3):
+    for k in range(0, len(windows), 4):
         steps = windows[k]
-        # the put-down waits up to a loop period for its scan; each step
-        # before the answer takes a loop period, or longer if it overran
-        ms = LOOP_MS * steps + pico_ms(windows[k + 1] + windows[k + 2], calibration)
+        # the put-down waits up to a loop period for its scan; each scan
+        # period before the answer takes a loop period, or longer if its
+        # step overran; each quick pass its own time and a scan
+        ms = (LOOP_MS * steps + pico_ms(windows[k + 1] + windows[k + 3], calibration)
+              + SCAN_MS * windows[k + 2])
         (fast if steps < settle_steps else slow).append(ms)
 
 
