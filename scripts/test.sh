@@ -5,57 +5,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# need COMMAND PACKAGE WHAT: install Debian's PACKAGE when COMMAND is missing
+# (as root, with apt-get); otherwise say which tests (WHAT) will fail and why.
+need() {
+    if command -v "$1" >/dev/null 2>&1 || [ -x "$1" ]; then
+        return
+    fi
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing Debian's $2 for $3"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" \
+            >/dev/null; } || echo "== $2 could not be installed: $3 will fail"
+    else
+        echo "== $1 not found and not root: $3 will fail;" \
+             "install Debian's $2 (apt-get install $2) or run this as root"
+    fi
+}
+
 # Debian's Chromium drives the browser tests (no browser is downloaded).
-if ! command -v chromium >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "== installing Debian's chromium for the browser tests"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    else
-        echo "== chromium not found and not root: the browser tests will fail;" \
-             "install Debian's chromium (apt-get install chromium) or run this as root"
-    fi
-fi
-
-# systemd-analyze checks the units `senet-board kiosk` writes; without it that
-# test fails and says what to install.
-if ! command -v systemd-analyze >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "== installing Debian's systemd for systemd-analyze (the kiosk units' test)"
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd \
-            >/dev/null; } || echo "== systemd could not be installed: the kiosk units' check will fail"
-    else
-        echo "== systemd-analyze not found and not root: the kiosk units' check will fail;" \
-             "install Debian's systemd or run this as root"
-    fi
-fi
-
+need chromium chromium "the browser tests"
+# systemd-analyze checks the units `senet-board kiosk` writes.
+need systemd-analyze systemd "the kiosk units' check"
 # Debian's Mosquitto is the broker the remote-play tests start on a free local
-# port (tests/mqtt_broker.py); without it they fail and say what to install.
-if [ ! -x /usr/sbin/mosquitto ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "== installing Debian's mosquitto for the remote-play tests"
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto \
-            >/dev/null; } || echo "== mosquitto could not be installed: the remote-play tests will fail"
-    else
-        echo "== mosquitto not found and not root: the remote-play tests will fail;" \
-             "install Debian's mosquitto (apt-get install mosquitto) or run this as root"
-    fi
-fi
-
+# port (tests/mqtt_broker.py).
+need /usr/sbin/mosquitto mosquitto "the remote-play tests"
 # Debian's gdb counts the MicroPython collector's mark-stack overflows in a
-# real run of the board loop (tests/firmware_tests/test_gc_overflow.py);
-# without it that test fails and says what to install.
-if ! command -v gdb >/dev/null 2>&1; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "== installing Debian's gdb for the collector's overflow test"
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gdb \
-            >/dev/null; } || echo "== gdb could not be installed: the collector's overflow test will fail"
-    else
-        echo "== gdb not found and not root: the collector's overflow test will fail;" \
-             "install Debian's gdb (apt-get install gdb) or run this as root"
-    fi
-fi
+# real run of the board loop (tests/firmware_tests/test_gc_overflow.py).
+need gdb gdb "the collector's overflow test"
 
 if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"

@@ -82,6 +82,20 @@ def test_a_pass_longer_than_the_scan_period_does_not_sleep(pico, monkeypatch):
 
 
 
+def throw_command_once(monkeypatch, when):
+    """The serial line sends {"cmd": "throw"} once, at the first pass where
+    ``when()`` holds; returns [sent]."""
+    sent = [False]
+
+    def serial_lines(self):
+        if not sent[0] and when():
+            sent[0] = True
+            return ['{"cmd": "throw"}']
+        return []
+    monkeypatch.setattr(board_loop.SerialLines, "lines", serial_lines)
+    return sent
+
+
 def test_the_loop_runs_the_apps_next_job_at_once(pico, monkeypatch):
     # A throw (the serial "throw" command here) leaves the App jobs for its
     # next passes (docs/dev/firmware-modules.md, "Every job a pass of its
@@ -95,14 +109,7 @@ def test_the_loop_runs_the_apps_next_job_at_once(pico, monkeypatch):
         clock.sleep_ms(ms)
     monkeypatch.setattr(hal, "ticks_ms", clock.ticks_ms)
     monkeypatch.setattr(hal, "sleep_ms", sleep_ms)
-    sent = [False]
-
-    def serial_lines(self):
-        if "idle" in trail and not sent[0]:
-            sent[0] = True
-            return ['{"cmd": "throw"}']
-        return []
-    monkeypatch.setattr(board_loop.SerialLines, "lines", serial_lines)
+    sent = throw_command_once(monkeypatch, lambda: "idle" in trail)
     real_step = App.step
 
     def step(app, now_ms, occupancy, button):
@@ -129,14 +136,7 @@ def test_a_command_that_changes_the_lights_reaches_the_strip(pico, monkeypatch):
     monkeypatch.setattr(hal, "ticks_ms", clock.ticks_ms)
     monkeypatch.setattr(hal, "sleep_ms", clock.sleep_ms)
     seen = []                 # (state before the pass, strip shows app.frame)
-    sent = [False]
-
-    def serial_lines(self):
-        if seen and seen[-1][0] == "throw" and not sent[0]:
-            sent[0] = True
-            return ['{"cmd": "throw"}']
-        return []
-    monkeypatch.setattr(board_loop.SerialLines, "lines", serial_lines)
+    sent = throw_command_once(monkeypatch, lambda: seen and seen[-1][0] == "throw")
     real_step = App.step
 
     def step(app, now_ms, occupancy, button):
