@@ -754,7 +754,6 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
                  "sticks": list(self.sticks), "moves": [m.text for m in self._entering]}
         if self._throw_by is not None:
             event["by"] = self._throw_by
-            self._throw_by = None
         self._emit(event)
         self._save()          # after the lights: a cut before it loses only this throw
         self._moves_due = 0

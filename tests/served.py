@@ -9,10 +9,11 @@ import threading
 from host_tools.sim.server import SimServer
 
 
-def serve(board, read_only=False):
+def serve(board, read_only=False, **options):
     """The page of ``board`` served at ``server.url``; read-only as show
-    serves a real board's mirror (the page plays nothing)."""
-    server = SimServer(board, "127.0.0.1", 0, read_only=read_only)
+    serves a real board's mirror (the page plays nothing); ``options`` go to
+    SimServer (``clock=None``: a manual clock)."""
+    server = SimServer(board, "127.0.0.1", 0, read_only=read_only, **options)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True)
     thread.start()

@@ -128,16 +128,24 @@ def test_every_variant_has_a_model():
 def _board_files(folder, game):
     """game.json and game.log as the board's Store writes them, a ply at a time."""
     store = Store(str(folder), mode="files")
+    for _ in saved_ply_by_ply(game, store):
+        pass
+    return folder / "game.json", folder / "game.log"
+
+
+def saved_ply_by_ply(game, store):
+    """Replay ``game`` a ply at a time, saving each with ``store``; yields
+    the ply's index after its save."""
     replay = Game(game.ruleset)
     replay.opening = list(game.opening)
-    for side, throw, move, _ in game.history:
+    for i, (side, throw, move, _) in enumerate(game.history):
         replay.set_throw(throw)
         if move is None:
             replay.pass_turn()
         else:
             replay.play(move)
         store.save(replay)
-    return folder / "game.json", folder / "game.log"
+        yield i
 
 
 def test_a_boards_game_json_and_log_read_as_the_same_game(tmp_path):
@@ -194,15 +202,7 @@ def test_a_copy_taken_while_the_board_rewrites_in_the_background_reads_whole(tmp
     game = play_game(ruleset("kendall"), 5)
     store = Store(str(tmp_path), mode="files")
     store.work()                            # a quiet pass: the board has them
-    replay = Game(game.ruleset)
-    replay.opening = list(game.opening)
-    for i, (side, throw, move, _) in enumerate(game.history):
-        replay.set_throw(throw)
-        if move is None:
-            replay.pass_turn()
-        else:
-            replay.play(move)
-        store.save(replay)
+    for i in saved_ply_by_ply(game, store):
         if i == len(game.history) - 4:      # a few quiet passes, then the copy
             for _ in range(3):
                 store.work()

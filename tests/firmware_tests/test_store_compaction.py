@@ -207,6 +207,17 @@ def test_every_state_of_a_rewrite_in_the_background_loads_the_newest_whole_game(
     assert "game.new" not in fs.data and "game.tmp" not in fs.data, sorted(fs.data)
 
 
+def play_one(game):
+    """A throw if none is pending, then its first legal move or the lost turn."""
+    if game.throw is None:
+        game.throw_sticks()
+    moves = game.legal_moves()
+    if moves:
+        game.play(moves[0])
+    else:
+        game.pass_turn()
+
+
 def test_a_board_switched_on_mid_rewrite_goes_on_saving_and_loses_nothing():
     """Switched on with game.json, game.log, game.log2 and half a game.new:
     the game comes back whole, and the next saves and passes put it right."""
@@ -216,13 +227,7 @@ def test_a_board_switched_on_mid_rewrite_goes_on_saving_and_loses_nothing():
     assert reason is None and identity(game) == identity(GAME)
     game.rng = XorShift(9)
     for _ in range(6):
-        if game.throw is None:
-            game.throw_sticks()
-        moves = game.legal_moves()
-        if moves:
-            game.play(moves[0])
-        else:
-            game.pass_turn()
+        play_one(game)
         store.save(game)
         for _ in range(30):
             store.work()
@@ -324,13 +329,7 @@ def test_a_heap_too_full_for_the_rewrites_code_gives_it_up_and_loses_nothing(mon
     game.rng = XorShift(5)
     monkeypatch.setattr(rewrite, "Rewrite", no_room)
     for _ in range(80):
-        if game.throw is None:
-            game.throw_sticks()
-        moves = game.legal_moves()
-        if moves:
-            game.play(moves[0])
-        else:
-            game.pass_turn()
+        play_one(game)
         store.save(game)
         store.work()                               # no room: given up, no error
         again, reason = Store("", fs=CountingFs(fs.data)).load()

@@ -3,7 +3,6 @@ move on the drawn board, as on the wooden one (firmware/app.py, the `hint`
 event), and the page's help for the throw button names the gesture."""
 
 import json
-import threading
 
 import pytest
 
@@ -13,9 +12,9 @@ from engine.position import Position
 from engine.rules import ruleset
 from firmware.store import Store
 from host_tools.sim.board import Sim
-from host_tools.sim.server import SimServer
 
 from chromium import browser, page  # noqa: F401  (a module's own browser, a tab a test)
+from served import serve, stop
 
 CAPTURE = "B.W........W.B................ W"     # White to move with a 2 pending
 WAIT_MS = 20000
@@ -28,15 +27,9 @@ def served(tmp_path):
     game.set_throw(2)
     Store(str(tmp_path)).save(game)
     sim = Sim(store_dir=str(tmp_path), seed=3)
-    server = SimServer(sim, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
+    server, thread = serve(sim)
     yield sim, server.url
-    server.shutdown()
-    server.stop()
-    server.server_close()
-    thread.join(5)
+    stop(server, thread)
 
 
 def post(page, base, action, **body):

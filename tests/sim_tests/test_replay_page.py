@@ -22,9 +22,9 @@ from engine.record import plies_of, record
 from engine.rules import ruleset
 from firmware.store import Store
 from host_tools.sim.board import Sim
-from host_tools.sim.server import SimServer
 
 import paths
+from served import serve, stop
 from chromium import browser, page  # noqa: F401  (a module's own browser, a tab a test)
 from sigint import as_from_a_terminal
 
@@ -64,15 +64,9 @@ def served(tmp_path):
     (tmp_path / "live").mkdir()
     sim = Sim(store_dir=str(tmp_path / "live"), seed=12)
     sim.advance(SETTLE)
-    server = SimServer(sim, "127.0.0.1", 0, clock=None)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True)
-    thread.start()
+    server, thread = serve(sim, clock=None)
     yield sim, server.url
-    server.shutdown()
-    server.stop()
-    server.server_close()
-    thread.join(5)
+    stop(server, thread)
 
 
 def board_text(page):
@@ -225,9 +219,7 @@ def test_the_finished_game_on_the_board_replays_to_its_winner(page, tmp_path):
     sim = Sim(store_dir=str(folder), seed=1)
     sim.advance(SETTLE)
     assert sim.app.state == "game_over"
-    server = SimServer(sim, "127.0.0.1", 0, clock=None)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+    server, thread = serve(sim, clock=None)
     try:
         page.goto(server.url + "?lang=en")
         page.wait_for_selector("#replay-game:not([disabled])", timeout=WAIT_MS)
@@ -238,10 +230,7 @@ def test_the_finished_game_on_the_board_replays_to_its_winner(page, tmp_path):
         assert ("%s won the game" % {"W": "White", "B": "Black"}[whole.winner]) in \
             page.inner_text("#instruction")
     finally:
-        server.shutdown()
-        server.stop()
-        server.server_close()
-        thread.join(5)
+        stop(server, thread)
 
 
 # -- senet-board replay FILE ---------------------------------------------------------------------
