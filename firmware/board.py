@@ -296,8 +296,8 @@ def _loop(hal, hw, app, config, dog, hello, health, remote=None):
                 unload("firmware.selftest")
                 hw.strip.write(app.frame)    # the game's lights back at once
                 emit({"event": "run"})
-        if not busy and app.button_held:
-            busy = True
+        if not busy and (app.button_held or app.busy):
+            busy = True                  # (app.busy: its next job, not the idle collection)
         health.idle(now, busy)           # the heap measured while nobody waits
         if health.due(now):
             emit(health.event())
