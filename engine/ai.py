@@ -348,6 +348,183 @@ def search_moves(rs, moves, depth_limit, budget=None, extra=0, weights=None):
     return moves[best], values, reached, search.nodes
 
 
+_CHANCE = const(0)          # a Thinking frame: the mean over the next throw
+_DECIDE = const(1)          # a Thinking frame: the best move for one throw
+
+
+class Thinking:
+    """``search_moves`` in slices, for a board that must keep scanning while
+    it thinks (firmware/computer.py's hint): ``step(nodes)`` goes on for
+    about that many nodes (``Search`` counts them) and is True once the
+    search is over; ``result`` is then what ``search_moves`` returns for the
+    same arguments: the same move, values, depth and node count
+    (tests/engine_tests/test_thinking.py holds it to that).
+
+    The recursion of ``Search.chance`` and ``Search.decide`` is a stack of
+    frames here, lists of [_CHANCE, position, depth, extra, throw index,
+    total] and [_DECIDE, position, depth, extra, moves, index, best,
+    maximise, throw]; a value found goes to the frame below (``_give``), or, with
+    none below, is the value of the root move being searched."""
+
+    def __init__(self, rs, moves, depth_limit, budget=None, extra=0, weights=None):
+        self.rs = rs
+        self.moves = moves
+        self.limit = depth_limit
+        self.extra = extra
+        self.search = Search(rs, moves[0].side, budget, weights)
+        self.order = list(range(len(moves)))
+        self.best = 0
+        self.values = None
+        self.reached = 0
+        self.depth = 1
+        self.at = 0                  # the next root move: an index into order
+        self.scored = []             # (value, index) at this depth
+        self.stack = []
+        self.result = None
+
+    def step(self, nodes):
+        """About ``nodes`` more nodes of the search; True once it is over."""
+        if self.result is not None:
+            return True
+        search = self.search
+        stack = self.stack
+        stop = search.nodes + nodes
+        throws = search.t.throws
+        try:
+            while search.nodes < stop and self.result is None:
+                if not stack:
+                    self._next_root()
+                    continue
+                frame = stack[-1]
+                if frame[0] == _CHANCE:
+                    i = frame[4]
+                    if i < len(throws):
+                        self._decide(frame[1], throws[i][0], frame[2], frame[3])
+                    else:
+                        stack.pop()
+                        self._give(frame[5] // 16)
+                else:
+                    moves = frame[4]
+                    i = frame[5]
+                    if i < len(moves):
+                        position = frame[1]
+                        move = moves[i]
+                        if move is None:                       # K15, H14
+                            after = self.rs.pass_position(position, frame[8])
+                        else:
+                            after = move.after
+                        if frame[3] > 0 and after.turn == position.turn:
+                            self._chance(after, frame[2], frame[3] - 1)
+                        else:
+                            self._chance(after, frame[2] - 1, frame[3])
+                    else:
+                        stack.pop()
+                        self._give(frame[6])
+        except BudgetExceeded:
+            # as search_moves: the moves scored at this depth compete if
+            # there are two, else the depth before stands
+            del stack[:]
+            if len(self.scored) >= 2:
+                self.best = _best(self.scored)
+                self.reached = self.depth
+            self._done()
+        return self.result is not None
+
+    def _next_root(self):
+        """The next root move's search begun, or this depth ended."""
+        order = self.order
+        if self.at < len(order):
+            move = self.moves[order[self.at]]
+            depth = self.depth
+            if self.extra > 0 and move.again:
+                self._chance(move.after, depth, self.extra - 1)
+            else:
+                self._chance(move.after, depth - 1, self.extra)
+            return
+        scored = _sort(self.scored)
+        order = self.order = [i for _, i in scored]
+        self.best = order[0]
+        self.values = scored
+        self.reached = self.depth
+        if self.depth >= self.limit:
+            self._done()
+            return
+        self.depth += 1
+        self.at = 0
+        self.scored = []
+
+    def _done(self):
+        self.result = (self.moves[self.best], self.values, self.reached, self.search.nodes)
+
+    def _chance(self, position, depth, extra):
+        """Search.chance begun: a value at once, or a frame."""
+        search = self.search
+        end = search.terminal(position)
+        if end is not None:
+            self._give(end)
+        elif depth <= 0:
+            self._give(search.leaf(position))
+        else:
+            self.stack.append([_CHANCE, position, depth, extra, 0, 0])
+
+    def _decide(self, position, throw, depth, extra):
+        """Search.decide begun: a value at once, or a frame."""
+        search = self.search
+        search._count()
+        moves = self.rs.legal_moves(position, throw)
+        if not moves:
+            if self.rs.no_move == "end":
+                self._give(search.ended_by_no_move(position))
+                return
+            moves = (None,)
+        self.stack.append([_DECIDE, position, depth, extra, moves, 0, None,
+                           position.turn == search.side, throw])
+
+    def _give(self, value):
+        """A value found: to the frame below, or the root move's."""
+        stack = self.stack
+        if not stack:
+            self.scored.append((value, self.order[self.at]))
+            self.at += 1
+            return
+        frame = stack[-1]
+        if frame[0] == _CHANCE:
+            frame[5] += self.search.t.throws[frame[4]][1] * value
+            frame[4] += 1
+        else:
+            best = frame[6]
+            if best is None or (value > best if frame[7] else value < best):
+                frame[6] = value
+            frame[5] += 1
+
+
+class _Chosen:
+    """A ``thinking`` with nothing to search: over from the start."""
+
+    def __init__(self, move):
+        self.result = (move, None, 0, 0)
+
+    def step(self, nodes):
+        return True
+
+
+def thinking(rs, position, throw, level=4, budget=None, rng=None):
+    """``choose_move`` in slices: a ``Thinking`` whose ``result[0]`` is the
+    move ``choose_move`` gives for the same arguments (None: no legal move).
+    Where nothing is searched (no move, one move, level 1) it is over from
+    the start."""
+    moves = rs.legal_moves(position, throw)
+    if not moves:
+        return _Chosen(None)
+    if len(moves) == 1:
+        return _Chosen(moves[0])
+    if level <= 1:
+        return _Chosen(_beginner(rs, moves, rng if rng is not None else XorShift(1)))
+    depth, extra, default_budget, weights = LEVELS.get(level, LEVELS[4])
+    return Thinking(rs, moves, depth, default_budget if budget is None else budget,
+                    extra, weights)
+
+
 def _best(scored):
     best_v, best_i = scored[0]
     for v, i in scored:
