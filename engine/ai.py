@@ -508,12 +508,13 @@ class _Chosen:
         return True
 
 
-def thinking(rs, position, throw, level=4, budget=None, rng=None):
+def thinking(rs, position, throw, level=4, budget=None, rng=None, moves=None):
     """``choose_move`` in slices: a ``Thinking`` whose ``result[0]`` is the
     move ``choose_move`` gives for the same arguments (None: no legal move).
     Where nothing is searched (no move, one move, level 1) it is over from
-    the start."""
-    moves = rs.legal_moves(position, throw)
+    the start. ``moves``: the legal moves for ``throw``, if already known."""
+    if moves is None:
+        moves = rs.legal_moves(position, throw)
     if not moves:
         return _Chosen(None)
     if len(moves) == 1:

@@ -123,6 +123,7 @@ class App:
         # grown late (after a long saved game has been read) it can find no
         # block big enough. The objects come after.
         self._events = None              # events for the caller of step/command
+        self._thinking = None            # a search worked out a slice a pass (think)
         self._state = "setup"
         self._occ = 0                    # the board as debounced...
         self._changed_at = None          # ...when it last changed...
@@ -188,6 +189,13 @@ class App:
         self._next_rs = make_ruleset(cfg["ruleset"], **cfg["options"])
         self._resumed = game is not None
         self.game = game if game is not None else Game(self._next_rs)
+        # What the game keeps for good is made now, low in a fresh heap: the
+        # rulesets' move-generation plans. Made later, in the middle of a
+        # game, such an object lands wherever that move's garbage had pushed
+        # the heap to, and every collection after sweeps up to it
+        # (docs/dev/firmware-modules.md, "The sweep").
+        self.game.ruleset.plan()
+        self._next_rs.plan()
         _collect()
 
         self._debouncer = Debouncer(_SQUARES, cfg["debounce_scans"])
@@ -344,6 +352,14 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
         finally:
             self._rng = rng
 
+    def think(self, job):
+        """Work out ``job`` a slice a quiet pass (a pass with no input to
+        take and nothing to draw), with the board scanned between the
+        slices: ``job.step(app)`` is called until it returns True (the
+        search for a hint or a computer's move, firmware/computer.py). The
+        App is ``busy`` meanwhile; a later job takes the place of this one."""
+        self._thinking = job
+
     def expect(self, moves):
         """The moves the board takes for the pending throw: ``moves`` (engine
         Moves; [] for none yet) or, for None, every legal one. The hints on
@@ -413,9 +429,10 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
     @property
     def busy(self):
         """Work is due that the next pass does (lights to draw, a move to
-        play, a throw's moves, a save, the boards a move may pass through):
-        the board loop runs it at once."""
-        return (self._due_now() or (self._state == "move" and self._recogniser.listing))
+        play, a throw's moves, a save, the boards a move may pass through, a
+        slice of a search): the board loop runs it at once."""
+        return (self._due_now() or self._thinking is not None
+                or (self._state == "move" and self._recogniser.listing))
 
     def _due_now(self):
         """A job the next pass does before it takes any input."""
@@ -499,6 +516,13 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         # a pass with nothing to show: one move's boards on the way, or else
         # a slice of the saved game's rewrite
         if worked or (self._state == "move" and self._recogniser.work()):
+            return
+        job = self._thinking
+        if job is not None:              # a slice of a search (``think``)
+            if job.step(self):
+                if self._thinking is job:
+                    self._thinking = None
+                self._draw_due = self._dirty     # what it found, lit in the next pass
             return
         if self._events is None and self._settled and self._store is not None:
             self._store.work()
@@ -597,6 +621,8 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             last = self._pressed_at
             self._pressed_at = self._now
             if last is not None and ticks_diff(self._now, last) <= _HINT_MS:
+                if "firmware.computer" not in sys.modules:
+                    _collect()           # its code, kept from now on, goes low (see __init__)
                 from firmware.computer import pressed
                 if pressed(self):
                     self._pressed_at = None  # a third press begins a new pair

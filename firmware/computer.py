@@ -3,8 +3,10 @@
 The computer has no hands. On its turn it throws by itself, after a short
 pause at rest so the players see it coming; the stick lights show its throw.
 Once the throw has been shown and the board stands still, it chooses its move
-with ``engine.ai.choose_move`` at the configured level, once per throw, in one
-step (up to about 1.5 s on the Pico at level 4). Then it lights its chosen
+at the configured level, once per throw, as ``engine.ai.choose_move`` would,
+but a slice of a few nodes a quiet pass (``Choosing``, through the App's
+``think``: the board keeps scanning while it thinks, no pass over about 5 ms
+on a Pico). Then it lights its chosen
 piece (``computer_from``) and where it goes (``computer_to``), and waits for a
 person to carry the move out. The recogniser then knows that one move only:
 the settled board must show it, side effects and all (the capture swap C6,
@@ -40,6 +42,9 @@ from engine.sticks import XorShift
 _SQUARES = const(30)
 _PAUSE_MS = const(1000)   # the computer rests this long before it throws
 _SHOW_MS = const(700)     # its throw is shown this long before it chooses
+_NODES = const(1)         # the search's nodes a pass: a node (a move list or
+#                           an evaluation) is about 1.6 ms on a Pico
+#                           (tests/bench/loop_bench.py: the hint's slices)
 
 MODES = ("two_players", "computer")   # what the "new" command may switch to
 SIDES = (BLACK, WHITE)
@@ -58,7 +63,7 @@ class Computer:
         self._expected = None       # the move list handed to the recogniser
         self._since = None          # since when the board has been ready for its throw
         self._thrown_at = 0         # when the pending throw was taken over
-        self._choose = None         # engine.ai.choose_move, once imported
+        self._choosing = None       # this throw's search (Choosing), once begun
 
     @property
     def player(self):
@@ -117,26 +122,22 @@ class Computer:
             self._expected = []
             self._since = None
             self._thrown_at = now_ms
+            self._choosing = None
             app.expect(self._expected)
             return
         if self.move is None:
-            if app.at_rest and ticks_diff(now_ms, self._thrown_at) >= _SHOW_MS:
-                self._decide()
+            if (self._choosing is None and app.at_rest
+                    and ticks_diff(now_ms, self._thrown_at) >= _SHOW_MS):
+                self._choosing = Choosing(app, self.level, self._decided, self._rng, self)
+                app.think(self._choosing)
             return
         if app.lights_changed:
             self._show()
 
-    def _decide(self):
-        app = self.app
+    def _decided(self, app, move, level):
+        """Its move for the throw, chosen (``Choosing``; None: no room for
+        the search): expected, said and lit."""
         game = app.game
-        rs = game.ruleset
-        if self._choose is None:
-            from engine.ai import choose_move
-            self._choose = choose_move
-        try:
-            move = self._choose(rs, game.position, game.throw, self.level, self._rng)
-        except MemoryError:
-            move = None
         if move is None:    # no memory for the search: the first legal move
             moves = game.legal_moves()
             if not moves:
@@ -196,41 +197,50 @@ def pressed(app):
     """The second of two short presses while a throw waits (the App keeps
     the first one's time; this module is loaded only for the second): the
     hint, if the config allows it (on, but off in museum mode unless it
-    says so). True: the presses were the hint's. A board with no computer
-    playing lets this module and the search go again afterwards."""
+    says so). True: the presses were the hint's. The search then goes on a
+    slice a quiet pass (``Choosing``). This module and the search, loaded
+    for a board's first hint (the App collects first, so that they go low
+    in the heap, and ``Choosing`` loads the search in a pass of its own),
+    stay: loaded for each hint they took two passes of some 11 ms each on a
+    Pico and spread the hint's code through a heap full of garbage; kept,
+    about 7 KB. A board that does not allow the hint lets this module go
+    again."""
     allowed = app.config.get("hint")     # absent: null
     if allowed is None:
         allowed = app.mode != "museum"
     if allowed:
-        _show_hint(app, 4)
-    if app.computer is None:
-        unload("engine.ai")
+        _hint_begun(app, 4)
+    elif app.computer is None:
         unload("firmware.computer")
     return allowed
 
 
-def _show_hint(app, level):
-    """The best move for the throw at ``level`` (4, the strongest, decides
-    in under a second on the Pico, docs/computer.md), lit as the computer's
-    move is lit, until the board changes. Refused, with a notice, on the
-    computer's own turn and while the board is not at rest as the game
-    stands."""
+def _hint_begun(app, level):
+    """The best move for the throw at ``level`` (4, the strongest), worked
+    out a slice a quiet pass and then lit as the computer's move is lit,
+    until the board changes. Refused, with a notice, on the computer's own
+    turn and while the board is not at rest as the game stands. True: the
+    search is under way."""
     computer = app.computer
     if computer is not None and app.turn == computer.side:
         app.emit({"event": "notice", "message": "no hint: the board plays this side"})
-        return None
+        return False
     if not app.at_rest:
         app.emit({"event": "notice", "message": "no hint: put the pieces as the game stands"})
-        return None
-    game = app.game
-    from engine.ai import choose_move
-    try:
-        move = choose_move(game.ruleset, game.position, game.throw, level)
-    except MemoryError:      # no room for the search: no hint, the game goes on
-        move = None
+        return False
+    app.think(Choosing(app, level, _show_hint))
+    return True
+
+
+def _show_hint(app, move, level):
+    """The hint's move found (None: no room to think): lit, and said. A hand
+    on the board while it was found has moved on: nothing is shown."""
+    if not app.at_rest:
+        return
     if move is None:
         app.emit({"event": "notice", "message": "no hint: no room to think"})
-        return None
+        return
+    game = app.game
     roles = app.roles
     for i in range(_SQUARES):
         roles[i] = ""
@@ -240,4 +250,59 @@ def _show_hint(app, level):
     app.redraw()
     app.emit({"event": "hint", "side": game.position.turn, "move": move.text,
               "throw": game.throw, "level": level})
-    return move
+
+
+class Choosing:
+    """The search for the pending throw's move at ``level``, a slice of
+    _NODES nodes a quiet pass (the App's ``think``: the board keeps scanning
+    while it goes on), then ``chosen(app, move, level)``: the move, or None
+    when the heap had no room for the search. A game that moved on (a move,
+    a takeback, a new game), or a computer (``owner``) that is no longer the
+    App's (a museum visitor took its side back), ends it with nothing
+    chosen."""
+
+    def __init__(self, app, level, chosen, rng=None, owner=None):
+        self.owner = owner
+        game = app.game
+        self.game = game
+        self.position = game.position
+        self.throw = game.throw
+        self.level = level
+        self.chosen = chosen
+        self.rng = rng
+        self.ready = 0                   # passes spent readying the search (step)
+        self.moves = None
+        self.thinking = None
+
+    def step(self, app):
+        """One slice; True once over. The first three ready the search, a
+        pass each: its code (loaded for the board's first hint or its
+        computer's first move, then kept but by the museum's lone-visitor
+        opponent), the throw's legal moves, the search's state."""
+        game = app.game
+        if (game is not self.game or game.position is not self.position
+                or game.throw != self.throw
+                or (self.owner is not None and app.computer is not self.owner)):
+            self.moves = self.thinking = None
+            return True
+        try:
+            if self.ready < 3:
+                self.ready += 1
+                if self.ready == 1:
+                    import engine.ai     # noqa: F401
+                elif self.ready == 2:
+                    self.moves = game.ruleset.legal_moves(self.position, self.throw)
+                else:
+                    from engine.ai import thinking
+                    self.thinking = thinking(game.ruleset, self.position, self.throw,
+                                             self.level, rng=self.rng, moves=self.moves)
+                    self.moves = None
+                return False
+            if not self.thinking.step(_NODES):
+                return False
+            move = self.thinking.result[0]
+        except MemoryError:      # no room for the search: the game goes on
+            move = None
+        self.thinking = None
+        self.chosen(app, move, self.level)
+        return True

@@ -198,3 +198,36 @@ class BoardSim:
 
     def occupied(self):
         return squares_of(self.occ)
+
+
+class SearchSlices:
+    """The search's nodes in each App step that worked on it
+    (engine.ai.Thinking.step and App.step wrapped): the search must go a
+    slice a pass, never in one piece."""
+
+    def __init__(self, monkeypatch):
+        import engine.ai
+        from firmware.app import App
+        self.per_step = []
+        self.nodes = 0
+        thinking_step = engine.ai.Thinking.step
+        app_step = App.step
+        watch = self
+
+        def counted(thinking, nodes):
+            before = thinking.search.nodes
+            try:
+                return thinking_step(thinking, nodes)
+            finally:
+                watch.nodes += thinking.search.nodes - before
+
+        def step(app, *args):
+            watch.nodes = 0
+            try:
+                return app_step(app, *args)
+            finally:
+                if watch.nodes:
+                    watch.per_step.append(watch.nodes)
+
+        monkeypatch.setattr(engine.ai.Thinking, "step", counted)
+        monkeypatch.setattr(App, "step", step)

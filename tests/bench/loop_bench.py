@@ -35,9 +35,11 @@ and public state:
   after), with the collection the App makes beside the flash write;
 - ``throw``, ``move``, ``pass``, ``start``, ``new``, ``undo``: a step that
   committed one (its event);
-- ``hint``: a step that answered two short presses with the best move (the
-  computer's level 4 choosing: the players ask before about a third of
-  their choices);
+- ``hint``: the step that showed the best move asked for with two short
+  presses (the players ask before about a third of their choices): the
+  last slice of the computer's level-4 search;
+- ``think``: a slice of that search before it (firmware/computer.py,
+  ``Choosing``: a few nodes a pass, the board scanned between);
 - ``event``: a step with other events (ready, mismatch, game over, hint...);
 - ``work``: a quiet step in which the store wrote part of game.json again in
   the background (firmware/store.py ``work``);
@@ -121,15 +123,16 @@ from firmware.store import Store  # noqa: E402
 import loop_hands  # noqa: E402
 
 KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "hint", "event", "work",
-         "board", "redraw", "due", "quiet", "collect")
+         "think", "board", "redraw", "due", "quiet", "collect")
 COMMITS = KINDS[1:8]                # the hint too: an event named after its kind
 EVENT = 8
 WORK = 9
-BOARD = 10
-REDRAW = 11
-DUE = 12
-QUIET = 13
-COLLECT = 14
+THINK = 10
+BOARD = 11
+REDRAW = 12
+DUE = 13
+QUIET = 14
+COLLECT = 15
 LIMIT = 1 << 24                   # us: a record is kind << 24 | us
 MEDIAN_LIMIT = 16383              # us: medians are counted up to here
 _calibrations = []
@@ -199,6 +202,7 @@ class Watch:
         self.last_occ = None
         self.board_moved = False
         self.work = False
+        self.thinking = False
 
     def kind(self, app, out, due_before, busy_before, occupancy):
         due_after = getattr(app, "_save_due", 0)
@@ -212,6 +216,8 @@ class Watch:
             return EVENT
         if self.work:
             return WORK
+        if self.thinking:
+            return THINK
         left_work = getattr(app, "busy", False) and not busy_before
         if self.board_moved and (app.frame_changed or left_work):
             return BOARD
@@ -223,6 +229,7 @@ class Watch:
         due_before = getattr(app, "_save_due", 0)
         busy_before = getattr(app, "busy", False)
         self.work = False
+        self.thinking = getattr(app, "_thinking", None) is not None
         start = ticks_us()
         out = real_step(app, now_ms, occupancy, button)
         took = ticks_diff(ticks_us(), start)

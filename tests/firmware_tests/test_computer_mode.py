@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from board_sim import BoardSim, board_at, throws
+from board_sim import BoardSim, SearchSlices, board_at, throws
 from engine import Position
 from engine.ai import choose_move
 from engine.rules import ruleset as make_ruleset
@@ -85,6 +85,35 @@ def test_its_move_is_shown_on_its_piece_and_destination(tmp_path):
     board.lift(ONE.origin).wait()                       # in the person's hand
     assert board.squares_with("computer_from") == [ONE.origin]
     assert board.squares_with("computer_to") == [ONE.to]
+
+
+def test_level_4_chooses_a_slice_a_pass_and_the_board_scans_between(tmp_path, monkeypatch):
+    from firmware.computer import _NODES
+    watch = SearchSlices(monkeypatch)
+    start = "BWBWBW.B.W.B.W................ B"      # kendall, black (the computer) to throw
+    config = {"mode": "computer", "computer": {"side": "B", "level": 4}}
+    board = board_at(start, tmp_path, rng=throws(1), config=config)
+    chosen = wait_for(board, "computer", 5000)
+    assert chosen["move"] == expected_move("kendall", start, 1, level=4).text
+    slices = watch.per_step
+    assert sum(slices) > 3 * _NODES, "a search this small proves nothing: %r" % slices
+    assert max(slices) <= _NODES and len(slices) >= sum(slices) // _NODES
+
+
+def test_a_new_game_while_the_computer_thinks_leaves_nothing_chosen(tmp_path):
+    config = {"mode": "computer", "computer": {"side": "B", "level": 4}}
+    board = board_at(TWO_WAYS, tmp_path, rng=throws(1, 1), config=config)
+    wait_for(board, "throw")
+    for _ in range(400):                         # until its search is under way
+        board.step()
+        if board.app._thinking is not None:
+            break
+    board.step()
+    assert board.app._thinking is not None and board.events_of("computer") == []
+    board.app.new_game()                         # the "new" command meanwhile
+    board.wait(3000)
+    assert board.events_of("computer") == [] and board.app.state == "setup"
+    assert board.squares_with("computer_from") == [] and not board.app.busy
 
 
 def test_the_computers_move_is_accepted_when_a_person_makes_it(tmp_path):

@@ -3,7 +3,7 @@ waits for its move light the best move for it (the computer's level 4),
 never confused with the long press (takeback, a new game) or the museum's
 press that hands a side back (docs/playing.md)."""
 
-from board_sim import BoardSim, board_at, throws
+from board_sim import BoardSim, SearchSlices, board_at, throws
 from engine.ai import choose_move
 from engine.position import Position
 from engine.rules import ruleset
@@ -14,7 +14,12 @@ CAPTURE = "B.W........W.B................ W"
 
 
 def double_press(board):
+    """Two short presses, then the passes the hint's search takes (a node a
+    pass, the board scanned between: firmware/computer.py ``Choosing``)."""
     board.press().press()
+    end = board.t + 2000
+    while board.app.busy and board.t < end:
+        board.step()
     return board
 
 
@@ -124,3 +129,44 @@ def test_a_hint_setting_that_is_not_true_false_or_null_gets_a_message_and_the_de
                         "using null (on, but off in museum mode)"]
     config, messages = validate({"hint": False})
     assert config["hint"] is False and messages == []
+
+
+def test_the_hint_is_worked_out_a_slice_a_pass(tmp_path, monkeypatch):
+    from firmware.computer import _NODES
+    watch = SearchSlices(monkeypatch)
+    # kendall, white to throw a 1: five white pieces, five black, a real choice
+    start = "BWBWBW.B.W.B.W................ W"
+    board = board_at(start, tmp_path, rng=throws(1))
+    board.press()
+    double_press(board)
+    best = choose_move(ruleset("kendall"), Position.parse(start), 1, 4)
+    assert board.last("hint")["move"] == best.text
+    slices = watch.per_step
+    assert sum(slices) > 3 * _NODES, "a search this small proves nothing: %r" % slices
+    assert max(slices) <= _NODES and len(slices) >= sum(slices) // _NODES
+
+
+def test_a_hand_on_the_board_while_the_hint_is_worked_out_drops_it(tmp_path):
+    start = "BWBWBW.B.W.B.W................ W"      # kendall, white throws a 1
+    plain = [m for m in ruleset("kendall").legal_moves(Position.parse(start), 1)
+             if not m.capture][0]
+    board = board_at(start, tmp_path, rng=throws(1))
+    board.press()
+    board.press()                                 # the first of the two
+    board.button = True
+    board.wait(120)
+    board.button = False
+    for _ in range(20):                           # the second, once debounced
+        board.step()
+        if board.app.busy:
+            break
+    board.step()
+    board.step()
+    assert board.app.busy and board.events_of("hint") == []     # thinking
+    board.occ &= ~(1 << (plain.origin - 1))       # white lifts a piece meanwhile
+    board.wait()
+    assert board.events_of("hint") == [] and not board.app.busy
+    assert "computer_from" not in board.app.roles
+    assert board.squares_with("target") == [plain.final]
+    board.place(plain.final).wait()
+    assert board.last("move")["move"] == plain.text

@@ -327,6 +327,24 @@ def test_a_press_on_the_computers_turn_hands_the_side_back_with_its_throw():
     assert board.last("move")["move"] == others[-1].text
 
 
+def test_a_side_handed_back_while_the_computer_thinks_gets_no_move_from_it():
+    board = black_waits(throws(2, 1, 2, 1))   # black's 1: five legal moves
+    board.wait(25100)
+    assert board.app.computer is not None
+    for _ in range(5000):                     # its throw, then its search under way
+        board.step()
+        if board.app._thinking is not None and board.app.state == "move":
+            break
+    assert board.app._thinking is not None and board.events_of("computer") == []
+    board.app.press()                         # the "throw" command: a person takes black
+    board.step()                              # its events come with the next step
+    assert board.last("museum")["what"] == "hand_back"
+    board.wait(3000)
+    assert board.events_of("computer") == [] and not board.app.busy
+    assert not board.squares_with("computer_from") and not board.squares_with("computer_to")
+    assert len(board.app.moves) == 5          # any legal move is the person's
+
+
 def test_a_press_before_the_computers_throw_hands_the_side_back_and_throws_nothing():
     board = black_waits(throws(2, 1, 2, 4))
     board.wait(25100)
