@@ -124,6 +124,7 @@ class App:
         # block big enough. The objects come after.
         self._events = None              # events for the caller of step/command
         self._thinking = None            # a search worked out a slice a pass (think)
+        self._collect_due = False        # the save's garbage, for the next quiet pass
         self._state = "setup"
         self._occ = 0                    # the board as debounced...
         self._changed_at = None          # ...when it last changed...
@@ -429,9 +430,10 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
     @property
     def busy(self):
         """Work is due that the next pass does (lights to draw, a move to
-        play, a throw's moves, a save, the boards a move may pass through, a
-        slice of a search): the board loop runs it at once."""
-        return (self._due_now() or self._thinking is not None
+        play, a throw's moves, a save, the boards a move may pass through,
+        the save's collection, a slice of a search): the board loop runs it
+        at once."""
+        return (self._due_now() or self._thinking is not None or self._collect_due
                 or (self._state == "move" and self._recogniser.listing))
 
     def _due_now(self):
@@ -516,6 +518,10 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         # a pass with nothing to show: one move's boards on the way, or else
         # a slice of the saved game's rewrite
         if worked or (self._state == "move" and self._recogniser.work()):
+            return
+        if self._collect_due:            # the last save's garbage, in a pass of its own
+            self._collect_due = False
+            _collect()
             return
         job = self._thinking
         if job is not None:              # a slice of a search (``think``)
@@ -942,8 +948,10 @@ class App(App):  # noqa: F811  (the last part)
             self._store.save(self.game, whole)
         except Exception as e:   # a full or failing flash must not stop the game
             self._emit({"event": "notice", "message": "could not save the game (%s)" % (e,)})
-        _collect()               # a quiet moment, next to the flash write: the
-        #                          garbage of the throw or move goes now
+        # The garbage of the throw or move goes next, in a pass of its own:
+        # a collection is most of a save's time (some 15 ms on a Pico), and
+        # the write and it together made the longest pass of a move.
+        self._collect_due = self._store is not None
 
     def _render(self, now_ms):
         """Let the lights turn every LED's role into colours; the roles are

@@ -79,6 +79,8 @@ STYLES = {
     "setup": ((0, 255, 126), "breathe", _LOW),                 # bluish green
 }
 _WAVES = tuple(sorted(PATTERNS))   # a pattern's place here is its number in Lights
+_PATTERN_OF = tuple(PATTERNS[name] for name in _WAVES)   # by that number
+_STEADY_AT = _WAVES.index("steady")
 
 _ATTRACT_STEP_MS = const(150)   # "glow" phase shift from one LED to the next
 
@@ -207,6 +209,9 @@ class Lights:
                                       | ((1 << 28) if role == "attract" else 0))
         self._rgb = bytearray(3 * count)
         self.frame = [(0, 0, 0)] * count
+        # each pattern's brightness in the frame being drawn (-1: not yet
+        # worked out): one wave() a pattern a frame, not one an LED
+        self._waves = [-1] * len(_WAVES)
 
     def render(self, now_ms, led_roles):
         """Colours for every LED in strip order, as a list of (r, g, b).
@@ -228,16 +233,23 @@ class Lights:
         was_limited = self.limited
         changed = False
         total = 0
+        waves = self._waves
+        for k in range(len(waves)):
+            waves[k] = -1
         for i in range(count):
             style = styles.get(led_roles[i], 0) if i < n else 0
             r = (style >> 16) & 255
             g = (style >> 8) & 255
             b = style & 255
             if r | g | b:
-                pattern = PATTERNS[_WAVES[(style >> 24) & 15]]
-                if pattern[0] != _STEADY:
-                    t = now_ms - i * _ATTRACT_STEP_MS if style & (1 << 28) else now_ms
-                    w = wave(pattern, t)
+                k = (style >> 24) & 15
+                if k != _STEADY_AT:
+                    if style & (1 << 28):            # the attract glow: a phase an LED
+                        w = wave(_PATTERN_OF[k], now_ms - i * _ATTRACT_STEP_MS)
+                    else:
+                        w = waves[k]
+                        if w < 0:
+                            w = waves[k] = wave(_PATTERN_OF[k], now_ms)
                     if w != 255:
                         r = r * w // 255
                         g = g * w // 255

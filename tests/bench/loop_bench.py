@@ -32,7 +32,7 @@ drives it). Every ``App.step`` the loop makes is timed with the real
 and public state:
 
 - ``save``: the step that saved the game (a save was due before it and none
-  after), with the collection the App makes beside the flash write;
+  after): the flash write (the App collects in a later pass, ``gc``);
 - ``throw``, ``move``, ``pass``, ``start``, ``new``, ``undo``: a step that
   committed one (its event);
 - ``hint``: the step that showed the best move asked for with two short
@@ -49,7 +49,9 @@ and public state:
 - ``redraw``: a step that only drew the next frame of a blink;
 - ``due``: a step that did work left from the pass before (``App.busy``)
   and showed nothing yet;
-- ``quiet``: nothing to do.
+- ``quiet``: nothing to do;
+- ``gc``: the quiet pass after a save in which the App collected the
+  garbage of the throw or move (the save step itself only writes).
 
 Per kind: how many, the median and the maximum, and how many took over 5 ms
 Pico-equivalent. The collections are the App's own (its module-level
@@ -123,7 +125,7 @@ from firmware.store import Store  # noqa: E402
 import loop_hands  # noqa: E402
 
 KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "hint", "event", "work",
-         "think", "board", "redraw", "due", "quiet", "collect")
+         "think", "board", "redraw", "due", "quiet", "gc", "collect")
 COMMITS = KINDS[1:8]                # the hint too: an event named after its kind
 EVENT = 8
 WORK = 9
@@ -132,7 +134,8 @@ BOARD = 11
 REDRAW = 12
 DUE = 13
 QUIET = 14
-COLLECT = 15
+GC = 15
+COLLECT = 16
 LIMIT = 1 << 24                   # us: a record is kind << 24 | us
 MEDIAN_LIMIT = 16383              # us: medians are counted up to here
 _calibrations = []
@@ -203,6 +206,7 @@ class Watch:
         self.board_moved = False
         self.work = False
         self.thinking = False
+        self.collected = [0]             # the App collected in this step
 
     def kind(self, app, out, due_before, busy_before, occupancy):
         due_after = getattr(app, "_save_due", 0)
@@ -212,6 +216,8 @@ class Watch:
             name = e["event"]
             if name in COMMITS:
                 return COMMITS.index(name) + 1
+        if self.collected[0]:
+            return GC
         if out:
             return EVENT
         if self.work:
@@ -230,6 +236,7 @@ class Watch:
         busy_before = getattr(app, "busy", False)
         self.work = False
         self.thinking = getattr(app, "_thinking", None) is not None
+        self.collected[0] = 0
         start = ticks_us()
         out = real_step(app, now_ms, occupancy, button)
         took = ticks_diff(ticks_us(), start)
@@ -253,6 +260,7 @@ def _collect():
     start = _bench_ticks_us()
     _bench_collect()
     _bench_note(%d, _bench_ticks_diff(_bench_ticks_us(), start))
+    _bench_collected[0] = 1
 """ % COLLECT
 
 
@@ -266,8 +274,9 @@ def install(records, hands):
     module["_bench_ticks_us"] = ticks_us
     module["_bench_ticks_diff"] = ticks_diff
     module["_bench_note"] = records.note
-    exec(TIMED_COLLECT, module)
     watch = Watch(records, hands)
+    module["_bench_collected"] = watch.collected
+    exec(TIMED_COLLECT, module)
     real_step = App.step
 
     def step(app, now_ms, occupancy, button):
@@ -441,7 +450,9 @@ def main():
     report["collect_max_us"] = collect["max_us"]
     report["pico_collect_ms"] = collect["pico_median_ms"]
     report["pico_collect_max_ms"] = collect["pico_max_ms"]
-    report["steps_over_5ms"] = sum(kinds[k]["over_5ms"] for k in kinds if k != "save")
+    # the save's and the collection's passes are the goal's own figures
+    report["steps_over_5ms"] = sum(kinds[k]["over_5ms"] for k in kinds
+                                   if k != "save" and k != "gc")
     if RUNS:
         report["fastest_of"] = len(RUNS)
     print(json.dumps(report))
