@@ -51,10 +51,12 @@ figures as little as possible; on a quiet host the runs agree.
   21) with a saved kendall game ``collect_moves`` (40) moves in, called from
   firmware.app's globals as the App's own collection is.
 - ``save_step_us``, ``save_step_max_us``, ``pico_...``: the step that saves
-  the game (a save was due before it and none after), with the collection
-  the App makes beside it (median, maximum: a whole-file rewrite at once,
-  if any), saved to files in RAM: the Pico's flash time comes on top
-  (tests/bench/flash_bench.py).
+  the game (a save was due before it and none after; median, maximum: a
+  whole-file rewrite at once, if any), saved to files in RAM: the Pico's
+  flash time comes on top (tests/bench/flash_bench.py).
+- ``gc_steps``, ``gc_step_us``, ``gc_step_max_us``, ``pico_...``: the quiet
+  pass after a save in which the App collects that throw's or move's
+  garbage (before, the save step held it).
 - ``work_steps``, ``work_step_us``, ``work_step_max_us``, ``pico_...``: the
   quiet steps in which the store wrote part of game.json again in the
   background (firmware/store.py ``work``): how many, median, maximum.
@@ -63,10 +65,12 @@ figures as little as possible; on a quiet host the runs agree.
   and ``steps_over_5ms_kinds`` (how many of each kind).
   That game is played three times, each step timed by its fastest run.
 - ``hint_step_us``, ``hint_step_max_us``, ``pico_hint_step_ms``,
-  ``pico_hint_step_max_ms``: the step that answers two short presses with
-  the hint (the computer's level 4 choosing the best move, docs/playing.md),
-  median and maximum over every throw of a kendall game that has a choice,
-  each throw's the fastest of three asks.
+  ``pico_hint_step_max_ms``: the longest step of the answer to two short
+  presses (the computer's level 4 choosing the best move, docs/playing.md,
+  a node a pass: firmware/computer.py ``Choosing``), median and maximum
+  over every throw of a kendall game that has a choice, each throw's the
+  fastest of three asks; ``hint_total_us``, ``pico_hint_total_ms``: all of
+  a hint's passes together, median.
 - ``clock``, ``clock_step_us``: what the times were taken with
   (calibration.py's CLOCK) and its smallest step. On a clock as coarse as
   ``supervisor.ticks_ms`` (1000 us) a single step's figure is mostly 0 or
@@ -122,11 +126,12 @@ TICK_MS = 10
 # What a noted step did: the save (the step after a commit, where the App
 # saves it and collects), a commit of each kind, none of these, or a quiet
 # pass's part of game.json written again in the background (firmware/store.py).
-_KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "other", "work")
+_KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "other", "work", "gc")
 _COMMITS = _KINDS[1:7]
 _SAVE = 0
 _QUIET = 7
 _WORK = 8
+_GC = 9                  # the quiet pass after a save, in which the App collects
 RUNS = 3                                 # saved games played, for the fastest of each step
 MICROPYTHON = sys.implementation.name == "micropython"
 HEAP = hasattr(gc, "mem_alloc")          # MicroPython and CircuitPython
@@ -330,6 +335,8 @@ class Hands:
         self.steps_seen = None
         self._committed = False
         self.hint_us = None              # a list: ask for a hint before each move, time it
+        self.hint_passes = []            # the passes of the hint under way (its search's slices)
+        self.hint_total_us = []          # per hint: all its passes together
 
     def step(self):
         self.t += TICK_MS
@@ -339,9 +346,13 @@ class Hands:
         flash = self.flash
         changes = flash.changes if flash is not None else 0
         due = getattr(app, "_save_due", None)
+        thinking = getattr(app, "_thinking", None) is not None
+        collect_due = getattr(app, "_collect_due", False)
         start = ticks_us()
         out = app.step(self.t, self.occ, self.button)
         took = ticks_diff(ticks_us(), start)
+        if thinking and self.hint_us is not None:
+            self.hint_passes.append(took)
         if self.track_heap:
             used = gc.mem_alloc()
             if used > self.peak_heap:
@@ -353,18 +364,28 @@ class Hands:
             kind = _SAVE if due and not app._save_due else _QUIET
         if kind == _QUIET and flash is not None and flash.changes != changes:
             kind = _WORK
+        if kind == _QUIET and collect_due and not app._collect_due:
+            kind = _GC
         self._committed = False
         for e in out:
             name = e["event"]
             if name == "move":
                 self.settle_us.append(took)
             elif name == "hint" and self.hint_us is not None:
-                self.hint_us.append(took)        # play_game keeps each throw's fastest
+                # the hint's longest pass: its search goes a slice a pass
+                # (firmware/computer.py Choosing); an App that chooses in
+                # one step has only this one
+                passes = self.hint_passes
+                if not passes:
+                    passes.append(took)
+                self.hint_us.append(max(passes))   # play_game keeps each throw's fastest
+                self.hint_total_us.append(sum(passes))
+                self.hint_passes = []
             if name in _COMMITS and kind != _SAVE:
                 kind = _KINDS.index(name)
                 self._committed = True   # the App saves it at its next step
         if self.long_us is not None and (took > self.long_us or kind == _SAVE
-                                         or kind == _WORK):
+                                         or kind == _WORK or kind == _GC):
             self.steps_seen.note(self.steps * 16 + kind, took)
         return out
 
@@ -433,6 +454,10 @@ def play_game(hands, seed, max_actions=3000, moves=None):
                     gc.collect()
                     hands.press()
                     hands.press()
+                    for _ in range(2000):    # its search's passes, back to back
+                        if not getattr(app, "busy", False):
+                            break
+                        hands.step()
                     hands.wait(700)
                 if len(hands.hint_us) > asked:
                     fastest = min(hands.hint_us[asked:])
@@ -546,12 +571,13 @@ def long_steps(report, steps, calibration):
     # ticks_ms) a fast save reads 0, which is a reading, not a gap
     saves = [took[i] for i in range(count) if keys[i] & 15 == _SAVE]
     work = [took[i] for i in range(count) if keys[i] & 15 == _WORK]
+    collections = [took[i] for i in range(count) if keys[i] & 15 == _GC]
     five = 5 * calibration * 1000 / PICO_CALIBRATION_MS
     longest = 0
     over = 0
     kinds = {}
     for i in range(count):
-        if keys[i] & 15 != _SAVE:
+        if keys[i] & 15 != _SAVE and keys[i] & 15 != _GC:
             if took[i] > five:
                 over += 1
                 kind = _KINDS[keys[i] & 15]
@@ -561,6 +587,9 @@ def long_steps(report, steps, calibration):
                 report["max_step_kind"] = _KINDS[keys[i] & 15]
     report["save_step_us"] = median(saves)
     report["save_step_max_us"] = max(saves)
+    report["gc_steps"] = len(collections)
+    report["gc_step_us"] = median(collections) if collections else 0
+    report["gc_step_max_us"] = max(collections) if collections else 0
     report["work_steps"] = len(work)
     report["work_step_us"] = median(work) if work else 0
     report["work_step_max_us"] = max(work) if work else 0
@@ -583,12 +612,16 @@ def hint_part(report, calibration):
     hands.hint_us = []
     play_game(hands, 3)
     hints = hands.hint_us
+    totals = hands.hint_total_us
     hands = None
     gc.collect()
     report["hint_steps"] = len(hints)
     if hints:                            # (firmware without the hint has none)
         report["hint_step_us"] = median(hints)
         report["hint_step_max_us"] = hints[-1]
+        totals.sort()
+        report["hint_total_us"] = totals[len(totals) // 2]
+        report["pico_hint_total_ms"] = round(pico_ms(report["hint_total_us"], calibration), 1)
         for key in ("hint_step", "hint_step_max"):
             report["pico_%s_ms" % key] = round(pico_ms(report[key + "_us"], calibration), 1)
 
@@ -609,7 +642,8 @@ def heap_part(report):
 
 def pico_figures(report, calibration):
     """Every time figure's Pico-equivalent."""
-    for key in ("save_step", "save_step_max", "work_step", "work_step_max", "max_step",
+    for key in ("save_step", "save_step_max", "gc_step", "gc_step_max", "work_step",
+                "work_step_max", "max_step",
                 "collect"):
         report["pico_%s_ms" % key] = round(pico_ms(report[key + "_us"], calibration), 2)
     report["pico_idle_step_ms"] = round(pico_ms(report["idle_step_us"], calibration), 4)
@@ -644,9 +678,14 @@ def print_steps(report):
 
 
 def print_saves(report):
-    print("save step (with its collection): %d us median, %d us max (Pico %.2f ms, %.2f ms)"
+    print("save step (the write): %d us median, %d us max (Pico %.2f ms, %.2f ms)"
           % (report["save_step_us"], report["save_step_max_us"], report["pico_save_step_ms"],
              report["pico_save_step_max_ms"]))
+    if report["gc_steps"]:
+        print("its collection, the quiet pass after: %d us median, %d us max over %d"
+              " (Pico %.2f ms, %.2f ms)" % (report["gc_step_us"], report["gc_step_max_us"],
+                                          report["gc_steps"], report["pico_gc_step_ms"],
+                                          report["pico_gc_step_max_ms"]))
     print("game.json written again in the background: %d quiet steps, %d us median, %d us max"
           " (Pico %.2f ms, %.2f ms)" % (report["work_steps"], report["work_step_us"],
                                         report["work_step_max_us"], report["pico_work_step_ms"],
@@ -658,10 +697,11 @@ def print_saves(report):
     print("steps over 5 ms (Pico) by what they did: %s" % (
         ", ".join("%s %d" % (k, kinds[k]) for k in sorted(kinds)) or "none"))
     if report["hint_steps"]:
-        print("hint step (level 4 chooses): %d us median, %d us max over %d throws"
-              " (Pico %.1f ms, %.1f ms)" % (report["hint_step_us"], report["hint_step_max_us"],
-                                           report["hint_steps"], report["pico_hint_step_ms"],
-                                           report["pico_hint_step_max_ms"]))
+        print("hint step (level 4 chooses, its longest pass): %d us median, %d us max over"
+              " %d throws (Pico %.1f ms, %.1f ms); all its passes %d us median (Pico %.1f ms)" % (
+                  report["hint_step_us"], report["hint_step_max_us"], report["hint_steps"],
+                  report["pico_hint_step_ms"], report["pico_hint_step_max_ms"],
+                  report.get("hint_total_us", 0), report.get("pico_hint_total_ms", 0)))
     if "settle_save_step_us" in report:
         print("settle step with the save: %d us median, %d us max (Pico %.1f ms median, "
               "%.1f ms max)" % (report["settle_save_step_us"], report["settle_save_step_max_us"],

@@ -2,12 +2,17 @@
 MicroPython unix port, with Pico-equivalent figures.
 
     python tests/bench/loop_bench.py [MINUTES] [--runs N]
-    micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES]
+    micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES [--copies]]
     micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER MINUTES --fastest RUN...
 
 The first compiles the engine and firmware to .mpy files in a temporary
-folder, runs the second N times (default 3), then the third on their
-records. LIB is that folder (put first on sys.path, as the Pico's lib/);
+folder, runs the second N times (default 3) as it is and N times with
+``--copies``, then the third on each set of records. ``--copies`` holds a
+second copy of the benchmark's own code for the run (its fake machine and
+strip, its players and the calibration: tests/bench/loop_more.py): the
+App's collections there less the plain runs' are what that code costs a
+collection, none of which a Pico's heap holds; the first form prints the
+collection less that too. LIB is that folder (put first on sys.path, as the Pico's lib/);
 FOLDER an empty folder, the board's flash: each game is saved there to
 files, as on the Pico (the host's file writes are timed as if they were
 Python work, so the first puts it in memory, /dev/shm, where there is one:
@@ -72,6 +77,7 @@ then the figures; the last line is one JSON object.
 import sys
 
 if sys.implementation.name == "cpython":
+    import json
     import os
     import subprocess
     import tempfile
@@ -86,21 +92,43 @@ if sys.implementation.name == "cpython":
         del args[at:at + 2]
     minutes = args[0] if args else "60"
     memory = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+    def combine(command, flashes, name, folders):
+        folder = os.path.join(flashes, name)
+        os.mkdir(folder)
+        out = subprocess.run(command + [folder, minutes, "--fastest"] + folders,
+                             capture_output=True, text=True)
+        if out.returncode:
+            sys.exit("loop_bench: combining the runs failed:\n" + out.stdout + out.stderr)
+        return out.stdout
+
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=memory) as flashes:
         lib = compile_lib(os.path.join(tmp, "lib"))
         command = [tool("micropython"), "-X", "heapsize=480K", os.path.abspath(__file__), lib]
-        folders = []
+        plain, copied = [], []
         for run in range(runs):
-            flash = os.path.join(flashes, "run%d" % run)
-            os.mkdir(flash)
-            folders.append(flash)
-            print("run %d of %d" % (run + 1, runs), flush=True)
-            if subprocess.call(command + [flash, minutes]):
-                sys.exit("loop_bench: run %d failed" % (run + 1))
-        combined = os.path.join(flashes, "fastest")
-        os.mkdir(combined)
+            for folders, extra in ((plain, []), (copied, ["--copies"])):
+                flash = os.path.join(flashes, "run%d%s" % (run, "c" if extra else ""))
+                os.mkdir(flash)
+                folders.append(flash)
+                print("run %d of %d%s" % (run + 1, runs, " (a second copy of the benchmark's"
+                                          " code)" if extra else ""), flush=True)
+                if subprocess.call(command + [flash, minutes] + extra):
+                    sys.exit("loop_bench: run %d failed" % (run + 1))
         print("each step the fastest of the %d runs:" % runs, flush=True)
-        sys.exit(subprocess.call(command + [combined, minutes, "--fastest"] + folders))
+        text = combine(command, flashes, "fastest", plain)
+        print(text, end="")
+        with_copy = combine(command, flashes, "fastest_copied", copied)
+        report = json.loads(text.strip().splitlines()[-1])
+        other = json.loads(with_copy.strip().splitlines()[-1])
+        share = other["collect_us"] - report["collect_us"]
+        scale = 966 / report["calibration_ms"] / 1000
+        print("the benchmark's own code (its fake machine and strip, players and calibration; "
+              "a Pico's heap holds none of it): a second copy of it made the App's collection "
+              "%d us longer (%.2f ms Pico); the collection less that: %d us (%.2f ms Pico)" % (
+                  share, share * scale, report["collect_us"] - share,
+                  (report["collect_us"] - share) * scale))
+    sys.exit(0)
 
 import gc  # noqa: E402
 import json  # noqa: E402
@@ -116,6 +144,7 @@ sys.path.insert(0, sys.argv[1])
 FOLDER = sys.argv[2]
 MINUTES = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 RUNS = sys.argv[5:] if len(sys.argv) > 4 and sys.argv[4] == "--fastest" else None
+COPIES = len(sys.argv) > 4 and sys.argv[4] == "--copies"
 
 import calibration  # noqa: E402
 from calibration import ticks_us, ticks_diff  # noqa: E402
@@ -313,48 +342,6 @@ def median_of(records, kind, count, counts):
     return size - 1
 
 
-BENCH_SOURCES = ("/fakes/machine.py", "/fakes/neopixel.py", "/loop_hands.py",
-                 "/bench/calibration.py", "/bench/loop_bench.py")
-
-
-def fastest_collect(repeats=21):
-    """The fastest of ``repeats`` collections of the heap as it is."""
-    best = LIMIT
-    for _ in range(repeats):
-        start = ticks_us()
-        gc.collect()
-        took = ticks_diff(ticks_us(), start)
-        if took < best:
-            best = took
-    return best
-
-
-def bench_share():
-    """Microseconds of a collection that are the benchmark's own code: its
-    fake machine and strip, its players, the calibration and this module,
-    none of which a Pico's heap holds (machine and neopixel are built into
-    its MicroPython). Measured as what one more copy of them costs: the
-    fastest collection before and after they are compiled once more (this
-    module's definitions only, none of its code run)."""
-    before = fastest_collect()
-    copies = []
-    for name in BENCH_SOURCES:
-        f = open(TESTS + name)
-        try:
-            source = f.read()
-        finally:
-            f.close()
-        if name.endswith("loop_bench.py"):
-            source = source[source.index("KINDS = ("):source.rindex("main()")]
-        space = {"__name__": "copy"}
-        exec(source, space)
-        copies.append(space)
-        source = None
-    after = fastest_collect()
-    copies = None
-    return after - before
-
-
 def pico_ms(us, calibration_ms):
     return us / 1000 * calibration.PICO_MS / calibration_ms
 
@@ -405,53 +392,17 @@ def play(records):
     return played
 
 
-def fastest(records, folders):
-    """Into ``records``: each step's fastest time in the runs' records (the
-    ``--fastest`` form); their played games. A SystemExit if the runs did
-    not make the same steps."""
-    files = [open(folder + "/steps.bin", "rb") for folder in folders]
-    blocks = [array("I", range(1024)) for _ in folders]
-    try:
-        while True:
-            got = [f.readinto(b) // 4 for f, b in zip(files, blocks)]
-            if min(got) != max(got):
-                raise SystemExit("loop_bench: the runs made different numbers of steps")
-            if not got[0]:
-                break
-            first = blocks[0]
-            for i in range(got[0]):
-                kind = first[i] >> 24
-                us = first[i] & (LIMIT - 1)
-                for b in blocks:
-                    if b[i] >> 24 != kind:
-                        raise SystemExit("loop_bench: the runs differ at a step: not the same run")
-                    if b[i] & (LIMIT - 1) < us:
-                        us = b[i] & (LIMIT - 1)
-                records.note(kind, us)
-                records.flush()
-    finally:
-        for f in files:
-            f.close()
-    played = None
-    for folder in folders:           # the runs' calibrations count too
-        f = open(folder + "/played.json")
-        try:
-            run = json.loads(f.read())
-        finally:
-            f.close()
-        _calibrations.append(run.pop("calibration_ms"))
-        if played is None:
-            played = run
-    return played
-
-
 def main():
     for _ in range(3):
         calibrate()
     records = Records(FOLDER + "/steps.bin")
     if RUNS:
-        played = fastest(records, RUNS)
+        from loop_more import fastest
+        played = fastest(records, RUNS, _calibrations)
     else:
+        if COPIES:
+            from loop_more import copies
+            kept = copies(TESTS)                 # noqa: F841  (held for the run)
         played = play(records)
         for _ in range(3):
             calibrate()
@@ -460,8 +411,6 @@ def main():
                             "calibration_ms": calibrate()}))
         f.close()
     records.close()
-    share = bench_share()
-    gc.collect()
     for _ in range(3):
         calibrate()
     calibration_ms = calibrate()
@@ -493,14 +442,6 @@ def main():
     report["collect_max_us"] = collect["max_us"]
     report["pico_collect_ms"] = collect["pico_median_ms"]
     report["pico_collect_max_ms"] = collect["pico_max_ms"]
-    report["bench_share_us"] = share
-    report["pico_bench_share_ms"] = round(pico_ms(share, calibration_ms), 2)
-    report["pico_collect_less_bench_ms"] = round(
-        pico_ms(collect["median_us"] - share, calibration_ms), 2)
-    print("the benchmark's own code (fakes, players, calibration, itself): %d us of a "
-          "collection (%.2f ms Pico), measured by compiling it once more; the App's "
-          "collection less that: %.2f ms Pico" % (
-              share, report["pico_bench_share_ms"], report["pico_collect_less_bench_ms"]))
     # the save's and the collection's passes are the goal's own figures
     report["steps_over_5ms"] = sum(kinds[k]["over_5ms"] for k in kinds
                                    if k != "save" and k != "gc")
