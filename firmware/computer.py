@@ -4,7 +4,7 @@ The computer has no hands. On its turn it throws by itself, after a short
 pause at rest so the players see it coming; the stick lights show its throw.
 Once the throw has been shown and the board stands still, it chooses its move
 at the configured level, once per throw, as ``engine.ai.choose_move`` would,
-but a slice of a few nodes a quiet pass (``Choosing``, through the App's
+but a node a quiet pass (``Choosing``, through the App's
 ``think``: the board keeps scanning while it thinks, no pass over about 5 ms
 on a Pico). Then it lights its chosen
 piece (``computer_from``) and where it goes (``computer_to``), and waits for a
@@ -203,7 +203,8 @@ def pressed(app):
     in the heap, and ``Choosing`` loads the search in a pass of its own),
     stay: loaded for each hint they took two passes of some 11 ms each on a
     Pico and spread the hint's code through a heap full of garbage; kept,
-    about 7 KB. A board that does not allow the hint lets this module go
+    22 KB on the unix port with the search's tables (about half that on a
+    Pico). A board that does not allow the hint lets this module go
     again."""
     allowed = app.config.get("hint")     # absent: null
     if allowed is None:

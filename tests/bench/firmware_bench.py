@@ -124,8 +124,9 @@ PICO_CALIBRATION_MS = _calibration.PICO_MS
 OFF = 31                                 # engine.position.OFF
 TICK_MS = 10
 # What a noted step did: the save (the step after a commit, where the App
-# saves it and collects), a commit of each kind, none of these, or a quiet
-# pass's part of game.json written again in the background (firmware/store.py).
+# saves it), a commit of each kind, none of these, a quiet pass's part of
+# game.json written again in the background (firmware/store.py), or the
+# quiet pass after a save in which the App collects.
 _KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "other", "work", "gc")
 _COMMITS = _KINDS[1:7]
 _SAVE = 0
@@ -619,8 +620,7 @@ def hint_part(report, calibration):
     if hints:                            # (firmware without the hint has none)
         report["hint_step_us"] = median(hints)
         report["hint_step_max_us"] = hints[-1]
-        totals.sort()
-        report["hint_total_us"] = totals[len(totals) // 2]
+        report["hint_total_us"] = median(totals)
         report["pico_hint_total_ms"] = round(pico_ms(report["hint_total_us"], calibration), 1)
         for key in ("hint_step", "hint_step_max"):
             report["pico_%s_ms" % key] = round(pico_ms(report[key + "_us"], calibration), 1)

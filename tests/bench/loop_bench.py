@@ -12,8 +12,8 @@ second copy of the benchmark's own code for the run (its fake machine and
 strip, its players and the calibration: tests/bench/loop_more.py): the
 App's collections there less the plain runs' are what that code costs a
 collection, none of which a Pico's heap holds; the first form prints the
-collection less that too. LIB is that folder (put first on sys.path, as the Pico's lib/);
-FOLDER an empty folder, the board's flash: each game is saved there to
+collection less that too. LIB is that folder (put first on sys.path, as
+the Pico's lib/); FOLDER an empty folder, the board's flash: each game is saved there to
 files, as on the Pico (the host's file writes are timed as if they were
 Python work, so the first puts it in memory, /dev/shm, where there is one:
 on a disk a rename can take a millisecond). MINUTES is the simulated span
@@ -44,7 +44,7 @@ and public state:
   presses (the players ask before about a third of their choices): the
   last slice of the computer's level-4 search;
 - ``think``: a slice of that search before it (firmware/computer.py,
-  ``Choosing``: a few nodes a pass, the board scanned between);
+  ``Choosing``: a node a pass, the board scanned between);
 - ``event``: a step with other events (ready, mismatch, game over, hint...);
 - ``work``: a quiet step in which the store wrote part of game.json again in
   the background (firmware/store.py ``work``);
@@ -83,7 +83,9 @@ if sys.implementation.name == "cpython":
     import tempfile
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, os.path.dirname(here))
+    sys.path.insert(0, here)
     from mpyhelp import compile_lib, tool
+    from calibration import PICO_MS
     args = sys.argv[1:]
     runs = 3
     if "--runs" in args:
@@ -122,7 +124,7 @@ if sys.implementation.name == "cpython":
         report = json.loads(text.strip().splitlines()[-1])
         other = json.loads(with_copy.strip().splitlines()[-1])
         share = other["collect_us"] - report["collect_us"]
-        scale = 966 / report["calibration_ms"] / 1000
+        scale = PICO_MS / report["calibration_ms"] / 1000
         print("the benchmark's own code (its fake machine and strip, players and calibration; "
               "a Pico's heap holds none of it): a second copy of it made the App's collection "
               "%d us longer (%.2f ms Pico); the collection less that: %d us (%.2f ms Pico)" % (
