@@ -598,6 +598,9 @@ def long_steps(report, steps, calibration):
     report.setdefault("max_step_kind", "none over 4 ms")
     report["steps_over_5ms"] = over
     report["steps_over_5ms_kinds"] = kinds
+    import pairs                         # the goal's figure: each save with its collection
+    pairs.into(report, ((keys[i] & 15, took[i]) for i in range(count)), _SAVE, _GC,
+               calibration, PICO_CALIBRATION_MS)
 
 
 def collect_part(report):
@@ -686,6 +689,8 @@ def print_saves(report):
               " (Pico %.2f ms, %.2f ms)" % (report["gc_step_us"], report["gc_step_max_us"],
                                           report["gc_steps"], report["pico_gc_step_ms"],
                                           report["pico_gc_step_max_ms"]))
+    if report["save_gc_pairs"]:
+        print(_pairs.line(report))
     print("game.json written again in the background: %d quiet steps, %d us median, %d us max"
           " (Pico %.2f ms, %.2f ms)" % (report["work_steps"], report["work_step_us"],
                                         report["work_step_max_us"], report["pico_work_step_ms"],
@@ -739,7 +744,9 @@ def main():
     pico_figures(report, calibration)
     if HEAP:
         heap_part(report)
-    lines = {"_calibrations": _calibrations, "PICO_CALIBRATION_MS": PICO_CALIBRATION_MS}
+    import pairs
+    lines = {"_calibrations": _calibrations, "PICO_CALIBRATION_MS": PICO_CALIBRATION_MS,
+             "_pairs": pairs}
     exec(REPORT_LINES, lines)
     lines["print_steps"](report)
     lines["print_saves"](report)

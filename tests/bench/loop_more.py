@@ -1,8 +1,8 @@
 """The loop benchmark's helpers (tests/bench/loop_bench.py): each step's
-fastest time over identical runs, and a second copy of the benchmark's own
-code. A module of their own: loop_bench.py's one table of constants is near
-the width MicroPython's mark stack takes (docs/dev/firmware-modules.md, "The
-collector's mark stack")."""
+fastest time over identical runs, a second copy of the benchmark's own
+code, and each save with its collection. A module of their own:
+loop_bench.py's one table of constants is near the width MicroPython's mark
+stack takes (docs/dev/firmware-modules.md, "The collector's mark stack")."""
 
 import json
 import os
@@ -74,3 +74,15 @@ def copies(tests):
         exec(source, space)
         kept.append(space)
     return kept
+
+
+def save_pairs(report, records, gc_kind, calibration_ms):
+    """Into ``report`` and printed: each save (kind 0) with the collection's
+    pass after it (``gc_kind``), from ``records`` in the order the steps ran
+    (tests/bench/pairs.py)."""
+    import pairs
+    from calibration import PICO_MS
+    steps = ((r >> 24, r & (LIMIT - 1)) for r in records.each())
+    pairs.into(report, steps, 0, gc_kind, calibration_ms, PICO_MS)
+    print(pairs.line(report))
+

@@ -20,7 +20,7 @@ import pytest
 
 from cphelp import ROOT, filled_drive
 
-BENCH = ("calibration.py", "firmware_bench.py")
+BENCH = ("calibration.py", "pairs.py", "firmware_bench.py")
 RUNNER = os.path.join(ROOT, "tests", "cp", "bench_cp.py")
 
 

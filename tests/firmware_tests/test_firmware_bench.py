@@ -54,6 +54,12 @@ def test_the_firmware_benchmark_runs_on_micropython_from_mpy_files(tmp_path):
     assert report["peak_heap_bytes"] >= report["heap_at_start_bytes"]
     assert abs(report["heap_bytes"] - 480 * 1024) < 24 * 1024    # the Pico's blocks
     assert "about the Pico's: as many blocks to collect (-X heapsize=480K)" in out
+    # the goal's figure: every collection pass follows a save, and a save with
+    # its collection is at least as long as either (medians of the same saves)
+    assert report["save_gc_pairs"] == report["gc_steps"] > 100, report
+    assert report["save_gc_us"] >= max(report["save_step_us"], report["gc_step_us"])
+    assert report["save_gc_max_us"] >= report["gc_step_max_us"]
+    assert "the save with its collection" in out
 
 
 def calibration():
