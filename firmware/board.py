@@ -70,6 +70,9 @@ def emit(event):
     print(json.dumps(event))
 
 
+_NO_LINES = ()                  # what a pass that completed no line gets
+
+
 class SerialLines:
     """Complete lines from USB serial, read without ever blocking the loop.
 
@@ -90,20 +93,24 @@ class SerialLines:
                 self._poll.register(self._stream, select.POLLIN)
             except (OSError, TypeError, AttributeError):
                 self._poll = None
+        self._ipoll = hasattr(self._poll, "ipoll")
 
     def lines(self):
-        """The lines completed since the last call (often none)."""
-        done = []
+        """The lines completed since the last call (often none). A call
+        that completes none makes no garbage on MicroPython: every loop pass
+        makes one, and a list a pass (this one, and ``poll(0)``'s) was two
+        thirds of the board loop's garbage between two collections, each
+        of which the collector sweeps (docs/dev/firmware-modules.md)."""
+        done = _NO_LINES
         poll = self._poll
-        while poll is not None:
-            ready = poll.poll(0)
-            if not ready or not (ready[0][1] & select.POLLIN):
-                break
+        while poll is not None and self._waiting(poll):
             ch = self._stream.read(1)
             if not ch:                       # end of input (tests): stop polling
                 self._poll = None
                 break
             if ch == "\n" or ch == "\r":
+                if done is _NO_LINES and (self._too_long or self._length):
+                    done = []
                 if self._too_long:
                     done.append(None)
                 elif self._length:
@@ -119,6 +126,17 @@ class SerialLines:
                 else:
                     self._chars.append(ch)
         return done
+
+    def _waiting(self, poll):
+        """Is a character waiting? MicroPython's ``ipoll`` hands back one
+        tuple of its own each time; ``poll(0)`` makes a new list (CPython
+        and CircuitPython's stand-in have only that)."""
+        if self._ipoll:
+            for entry in poll.ipoll(0):
+                return entry[1] & select.POLLIN
+            return False
+        ready = poll.poll(0)
+        return ready and ready[0][1] & select.POLLIN
 
 
 def _button_held(button, sleep_ms):
