@@ -231,6 +231,7 @@ class Records:
 
 FW = [0]
 BW = [0, 0, 0]
+BW2 = [0, 0, 0]
 
 
 class Watch:
@@ -347,6 +348,22 @@ def install(records, hands):
         return real_work(store)
 
     Store.work = work
+    import firmware.board as fb
+    import firmware.hal as fh
+    real_emit = fb.emit
+    def emit(e):
+        a = gc.mem_alloc(); real_emit(e); BW2[0] += gc.mem_alloc() - a
+    fb.emit = emit
+    real_write = fh.Strip.write
+    def write(strip, frame):
+        a = gc.mem_alloc(); r = real_write(strip, frame); BW2[1] += gc.mem_alloc() - a
+        return r
+    fh.Strip.write = write
+    real_lines = fb.SerialLines.lines
+    def lines(sl):
+        a = gc.mem_alloc(); r = real_lines(sl); BW2[2] += gc.mem_alloc() - a
+        return r
+    fb.SerialLines.lines = lines
 
 
 def median_of(records, kind, count, counts):
@@ -485,7 +502,7 @@ def main():
     if RUNS:
         report["fastest_of"] = len(RUNS)
     print(json.dumps(report))
-    print("@@BW watch", BW[0], "hands", BW[1], "steps", BW[2])
+    print("@@BW watch", BW[0], "hands", BW[1], "steps", BW[2], "emit", BW2[0], "strip", BW2[1], "lines", BW2[2])
 
 
 main()
