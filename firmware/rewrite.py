@@ -96,20 +96,28 @@ class Rewrite:
         self.plies = plies
         self.position = position
         self.throw = throw
-        self.at = -1                     # next entry to write; -1: game.new not open
+        self.at = -2                     # next entry to write; -2: game.new not open,
+        #                                  -1: open, its head not written
         self.file = None                 # game.new, open while it is written
         self.whole = False               # game.new closed whole: to be put in place
+        self.settled = 0                 # settle's file operations done (a pass each)
 
     def step(self):
-        """One bounded part: game.new opened with its head, or its next
-        SLICE plies, or, all written, its tail and the close; or, whole, put
-        in place: a pass each. True once done: put in place, or given up (a takeback; a
-        failing flash: then the next save writes the whole file)."""
+        """One bounded part, a pass each: game.new opened; its head; its next
+        SLICE plies; all written, its tail and the close; then, whole, put
+        in place one file operation a pass (``settle_stage``: on a Pico each
+        is a commit of littlefs's directory, and three of them, or the open
+        and the head, made one pass of some 7 ms in tests/bench/loop_bench.py).
+        True once done: put in place, or given up (a takeback; a failing
+        flash: then the next save writes the whole file)."""
         if self.game.ply_count < self.plies:
             return self._give_up()       # taken back: the whole save is due
         try:
             if self.whole:
-                settle(self.store)
+                settle_stage(self.store, self.settled)
+                self.settled += 1
+                if self.settled < SETTLE_STAGES:
+                    return False
                 sync(self.store.fs)
                 return True
             self._write()
@@ -128,10 +136,13 @@ class Rewrite:
         at = self.at
         f = self.file
         game = self.game
-        if at < 0:
-            f = self.file = self.store.open(self.store.new, "w")
-            self.at = 0
+        if at == -2:
+            self.file = self.store.open(self.store.new, "w")
+            self.at = -1
+            return
+        if at == -1:
             write_head(f, game)
+            self.at = 0
             return
         end = self.plies
         if at < end:
@@ -175,16 +186,32 @@ def sync(fs):
             pass
 
 
+SETTLE_STAGES = 3
+
+
 def settle(store):
-    """The end of a rewrite in the background, game.new being whole:
-    game.log gone (game.new holds its plies), game.new over game.json, then
-    game.log2 (the plies since) renamed game.log. An OSError if one fails:
-    game.new, or the new game.json, with game.log2 is the game. A game.new
-    that is not there (another store on the same files has put it in place:
-    a test's power-on) is an OSError before anything is removed: the plies
-    in game.log may be the only copy."""
-    store.fs.stat(store.new)
-    store.drop(store.log)
-    store.replace(store.new, store.path)
-    if store.exists(store.log2):
+    """The end of a rewrite in the background, game.new being whole, at
+    once (a power-on that finds it so: firmware/resume.py): its stages in
+    turn. An OSError if one fails: game.new, or the new game.json, with
+    game.log2 is the game."""
+    for stage in range(SETTLE_STAGES):
+        settle_stage(store, stage)
+
+
+def settle_stage(store, stage):
+    """One file operation of putting a whole game.new in place: 0, game.log
+    gone (game.new holds its plies); 1, game.new over game.json; 2,
+    game.log2 (the plies since) renamed game.log. Between two stages the
+    saves still append to game.log2, and a power cut leaves what a cut
+    inside ``settle`` did: a whole game.new with game.log2, or the new
+    game.json with game.log2 (firmware/store.py's docstring). A game.new
+    that is not there at stage 0 (another store on the same files has put
+    it in place: a test's power-on) is an OSError before anything is
+    removed: the plies in game.log may be the only copy."""
+    if stage == 0:
+        store.fs.stat(store.new)
+        store.drop(store.log)
+    elif stage == 1:
+        store.replace(store.new, store.path)
+    elif store.exists(store.log2):
         store.fs.rename(store.log2, store.log)

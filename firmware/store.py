@@ -19,12 +19,12 @@ again in the background, so that no step a player waits on writes the whole
 game (some 80 ms on a Pico late in a game):
 
 - the save that passed it notes the game as the flash now holds it, ply K;
-- the App's quiet passes (``work``) write ``game.new``, that game, a few
-  plies a pass, and close it whole (firmware/rewrite.py);
+- the App's quiet passes (``work``) open ``game.new``, write that game, its
+  head and then a few plies a pass, and close it whole (firmware/rewrite.py);
 - meanwhile every save appends to ``game.log2``, at once as before, so a
   move is on the flash one step after it is made;
-- a last pass removes ``game.log``, renames ``game.new`` over ``game.json``
-  and ``game.log2`` to ``game.log``.
+- three last passes, one file operation each, remove ``game.log``, rename
+  ``game.new`` over ``game.json`` and ``game.log2`` to ``game.log``.
 
 Loading takes the newest whole game from what a power cut can leave: a
 whole ``game.tmp`` (a rewrite at once; the logs and game.new belong to the

@@ -612,8 +612,8 @@ def collect_part(report):
 
 def hint_part(report, calibration):
     """The hint's step: level 4 choosing, before every move with a choice."""
-    hands = Hands(App(config={"ruleset": "kendall"}, rng=XorShift(3)))
-    hands.hint_us = []
+    hands = Hands(saving_app(3)[0])      # it saves and collects, as a board does: an App
+    hands.hint_us = []                   # without a store left it to the heap's being full
     play_game(hands, 3)
     hints = hands.hint_us
     totals = hands.hint_total_us

@@ -229,11 +229,6 @@ class Records:
             f.close()
 
 
-FW = [0]
-BW = [0, 0, 0]
-BW2 = [0, 0, 0]
-
-
 class Watch:
     """Times every App.step and sorts it by what it did (the module's
     docstring); ``work`` is set by the store when a background rewrite was
@@ -277,13 +272,9 @@ class Watch:
         self.work = False
         self.thinking = getattr(app, "_thinking", None) is not None
         self.collected[0] = 0
-        a0 = gc.mem_alloc()
         start = ticks_us()
         out = real_step(app, now_ms, occupancy, button)
         took = ticks_diff(ticks_us(), start)
-        a1 = gc.mem_alloc()
-        if not self.collected[0]:
-            FW[0] += a1 - a0
         kind = self.kind(app, out, due_before, busy_before, occupancy)
         if kind == BOARD or out:
             self.board_moved = False
@@ -292,12 +283,7 @@ class Watch:
             self.last_occ = occupancy
         self.records.note(kind, took)
         self.records.flush()
-        a2 = gc.mem_alloc()
         self.hands.look(app)
-        a3 = gc.mem_alloc()
-        BW[0] += a2 - a1
-        BW[1] += a3 - a2
-        BW[2] += 1
         return out
 
 
@@ -306,13 +292,9 @@ _bench_collect = _collect
 
 
 def _collect():
-    _BEFORE[0] = _alloc()
     start = _bench_ticks_us()
     _bench_collect()
     _bench_note(%d, _bench_ticks_diff(_bench_ticks_us(), start))
-    print("@@T", _bench_ticks_diff(_bench_ticks_us(), start), _BEFORE[0] - _AFTER[0], _FW[0])
-    _AFTER[0] = _alloc()
-    _FW[0] = 0
     _bench_collected[0] = 1
 """ % COLLECT
 
@@ -324,10 +306,6 @@ def install(records, hands):
     module = firmware.app.__dict__
     if "_collect" not in module:
         raise SystemExit("firmware.app has no _collect: the App's collections cannot be timed")
-    module["_alloc"] = gc.mem_alloc
-    module["_BEFORE"] = [0]
-    module["_AFTER"] = [0]
-    module["_FW"] = FW
     module["_bench_ticks_us"] = ticks_us
     module["_bench_ticks_diff"] = ticks_diff
     module["_bench_note"] = records.note
@@ -343,27 +321,17 @@ def install(records, hands):
     real_work = Store.work
 
     def work(store):
-        if getattr(store, "_job", None) is not None:     # a rewrite under way
+        job = getattr(store, "_job", None)
+        if job is not None:     # a rewrite under way
             watch.work = True
-        return real_work(store)
+        what = "load" if type(job) is tuple else ("settle" if job is not None and job.whole else ("open" if job is not None and job.at < 0 else ("tail" if job is not None and job.at >= job.plies else "plies")))
+        t = ticks_us()
+        r = real_work(store)
+        if job is not None:
+            print("@@W", what, ticks_diff(ticks_us(), t))
+        return r
 
     Store.work = work
-    import firmware.board as fb
-    import firmware.hal as fh
-    real_emit = fb.emit
-    def emit(e):
-        a = gc.mem_alloc(); real_emit(e); BW2[0] += gc.mem_alloc() - a
-    fb.emit = emit
-    real_write = fh.Strip.write
-    def write(strip, frame):
-        a = gc.mem_alloc(); r = real_write(strip, frame); BW2[1] += gc.mem_alloc() - a
-        return r
-    fh.Strip.write = write
-    real_lines = fb.SerialLines.lines
-    def lines(sl):
-        a = gc.mem_alloc(); r = real_lines(sl); BW2[2] += gc.mem_alloc() - a
-        return r
-    fb.SerialLines.lines = lines
 
 
 def median_of(records, kind, count, counts):
@@ -426,12 +394,7 @@ def play(records):
     hands = loop_hands.Hands(clock, hints=True)
     install(records, hands)
     played = {}
-    import os as _o
-    only = _o.getenv("ONLY")
     for ruleset, seed in (("kendall", 3), ("hungarian", 4)):
-        if only and ruleset != only:
-            played[ruleset] = {"games": 0, "moves": 0}
-            continue
         folder = FOLDER + "/" + ruleset
         os.mkdir(folder)
         games, moves = hands.games, hands.moves
@@ -502,7 +465,6 @@ def main():
     if RUNS:
         report["fastest_of"] = len(RUNS)
     print(json.dumps(report))
-    print("@@BW watch", BW[0], "hands", BW[1], "steps", BW[2], "emit", BW2[0], "strip", BW2[1], "lines", BW2[2])
 
 
 main()

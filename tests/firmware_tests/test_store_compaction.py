@@ -335,3 +335,77 @@ def test_a_heap_too_full_for_the_rewrites_code_gives_it_up_and_loses_nothing(mon
         again, reason = Store("", fs=CountingFs(fs.data)).load()
         assert reason is None and identity(again) == identity(game)
     assert len(tried) >= 2, "no rewrite in the background was begun: %r" % tried
+
+
+# -- game.new put in place a file operation a pass ---------------------------------
+
+def _settling(monkeypatch, seed=11):
+    """A store whose game.new is whole, put in place by its next passes:
+    (store, fs, game)."""
+    monkeypatch.setattr(store_module, "_LOG_MAX", LOG_MAX)
+    fs = CountingFs()
+    store = Store("", fs=fs)
+    store._background = True                 # the App calls work() in its quiet passes
+    game = Game(parse_ruleset("kendall"), rng=XorShift(seed))
+    game.play_opening()
+    store.save(game)
+    while store._job is None:
+        play_one(game)
+        store.save(game)
+    store.work()
+    play_one(game)                           # a move saved while game.new is written:
+    store.save(game)                         # to game.log2
+    for _ in range(200):
+        job = store._job
+        if job is not None and type(job) is not tuple and job.whole:
+            return store, fs, game
+        store.work()
+    raise AssertionError("the rewrite never closed game.new whole")
+
+
+def test_each_stage_of_putting_game_new_in_place_is_a_pass_of_its_own(monkeypatch):
+    store, fs, game = _settling(monkeypatch)
+    seen = []
+    while store._job is not None:
+        renamed = fs.replaced
+        names = sorted(fs.data)
+        store.work()
+        seen.append((names, fs.replaced - renamed))
+    assert [n for n, _ in seen] == [
+        ["game.json", "game.log", "game.log2", "game.new"],   # stage 0: game.log goes
+        ["game.json", "game.log2", "game.new"],               # stage 1: game.new over game.json
+        ["game.json", "game.log2"]], seen                     # stage 2: game.log2 is game.log
+    assert [r for _, r in seen] == [0, 1, 0], seen
+    assert sorted(fs.data) == ["game.json", "game.log"]
+
+
+@pytest.mark.parametrize("stages", [0, 1, 2])
+def test_a_save_between_the_stages_loses_nothing(stages, monkeypatch):
+    """Moves saved after ``stages`` of the three: appended to game.log2, and
+    what loads, then and once the rest is done, is the newest game."""
+    store, fs, game = _settling(monkeypatch)
+    for _ in range(stages):
+        store.work()
+    for _ in range(2):
+        play_one(game)
+        store.save(game)
+        got, reason = Store("", fs=CountingFs(fs.data)).load()
+        assert reason is None and identity(got) == identity(game), sorted(fs.data)
+    while store._job is not None:
+        store.work()
+    got, reason = Store("", fs=CountingFs(fs.data)).load()
+    assert reason is None and identity(got) == identity(game), sorted(fs.data)
+    assert sorted(fs.data) == ["game.json", "game.log"]
+
+
+@pytest.mark.parametrize("stages", [0, 1, 2])
+def test_a_takeback_between_the_stages_writes_the_whole_game(stages, monkeypatch):
+    store, fs, game = _settling(monkeypatch)
+    for _ in range(stages):
+        store.work()
+    game.undo()
+    store.save(game, whole=True)
+    assert store._job is None
+    got, reason = Store("", fs=CountingFs(fs.data)).load()
+    assert reason is None and identity(got) == identity(game), sorted(fs.data)
+    assert sorted(fs.data) == ["game.json"], sorted(fs.data)
