@@ -66,7 +66,9 @@ _NO_EVENTS = []              # returned by every step that has nothing to say
 
 def _collect():
     """Collect the garbage on MicroPython, at a quiet moment, so the next
-    big allocation finds the heap in one piece; CPython frees as it goes."""
+    big allocation finds the heap in one piece; CPython frees as it goes.
+    The board loop then keeps MicroPython's allocator from scanning the
+    whole heap at every allocation (firmware/board.py ``_SPARE``)."""
     if sys.implementation.name == "micropython":
         gc.collect()
 

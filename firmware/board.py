@@ -72,6 +72,21 @@ def emit(event):
 
 _NO_LINES = ()                  # what a pass that completed no line gets
 
+# One block of garbage a loop pass, on purpose. After a collection
+# MicroPython's allocator (py/gc.c ``gc_alloc``) looks for room from the
+# heap's first block, and only an allocation of one block moves that
+# starting point on (to the block after it: none is free below). An
+# allocation of two blocks or more (a 3-tuple, a list: most of the App's)
+# scans from there each time, across every object that stays, until enough
+# one-block allocations have filled the holes the garbage left among them
+# (some 300 after a collection in tests/bench/loop_bench.py). The serial
+# polling made four a pass by accident; without any, a hint's search slice
+# took 37 us instead of 23 and a redraw 27 instead of 22, and ``gc_alloc``
+# rose from 6 to 18 % of the loop's time. One a pass, made here before the
+# App's step, keeps the steps as fast (docs/dev/firmware-modules.md, "What
+# a collection's time is made of") with a quarter of that garbage.
+_SPARE = [None]
+
 
 class SerialLines:
     """Complete lines from USB serial, read without ever blocking the loop.
@@ -248,6 +263,7 @@ def _loop(hal, hw, app, config, dog, hello, health, remote=None):
     last = None
     while True:
         started = ticks_ms()
+        _SPARE[0] = (started,)           # one block of garbage a pass, on purpose: _SPARE
         raw = scan()
         now = ticks_ms()
         health.tick(now)

@@ -25,6 +25,16 @@ def tool(name):
     return found
 
 
+def bench_module(name):
+    """A module of tests/bench (imported from there, on CPython)."""
+    import importlib
+    sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.pop(0)
+
+
 def compile_lib(dest, packages=PACKAGES, extra=()):
     """Compile every file of ``packages`` into ``dest/<package>/``, and each
     of ``extra`` (paths from the repository root) into ``dest`` itself.

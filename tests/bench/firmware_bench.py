@@ -338,6 +338,7 @@ class Hands:
         self.hint_us = None              # a list: ask for a hint before each move, time it
         self.hint_passes = []            # the passes of the hint under way (its search's slices)
         self.hint_total_us = []          # per hint: all its passes together
+        self.spare = None                # a block of garbage a pass (step)
 
     def step(self):
         self.t += TICK_MS
@@ -349,7 +350,8 @@ class Hands:
         due = getattr(app, "_save_due", None)
         thinking = getattr(app, "_thinking", None) is not None
         collect_due = getattr(app, "_collect_due", False)
-        start = ticks_us()
+        self.spare = (self.t,)           # a block of garbage a pass, as the board loop
+        start = ticks_us()               # makes (firmware/board.py _SPARE)
         out = app.step(self.t, self.occ, self.button)
         took = ticks_diff(ticks_us(), start)
         if thinking and self.hint_us is not None:

@@ -2,24 +2,16 @@
 including its collection" (tests/bench/pairs.py): each save added to the
 collection pass that follows it, and the pairs over the limit counted."""
 
-import os
-import sys
-
 import pytest
 
-from mpyhelp import ROOT
+from mpyhelp import bench_module
 
 SAVE, GC, OTHER = 0, 15, 3
 
 
 @pytest.fixture(scope="module")
 def pairs():
-    sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
-    try:
-        import pairs
-    finally:
-        sys.path.pop(0)
-    return pairs
+    return bench_module("pairs")
 
 
 def test_each_save_takes_the_collection_after_it_however_far(pairs):

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from mpyhelp import ROOT, compile_lib, tool
+from mpyhelp import ROOT, bench_module, compile_lib, tool
 
 SCRIPT = os.path.join("tests", "bench", "firmware_bench.py")
 KEYS = ("calibration_ms", "idle_step_us", "settle_step_us", "pico_idle_step_ms",
@@ -63,12 +63,7 @@ def test_the_firmware_benchmark_runs_on_micropython_from_mpy_files(tmp_path):
 
 
 def calibration():
-    sys.path.insert(0, os.path.join(ROOT, "tests", "bench"))
-    try:
-        import calibration
-    finally:
-        sys.path.pop(0)
-    return calibration
+    return bench_module("calibration")
 
 
 def test_the_heap_advice_is_true_on_each_platform():
