@@ -10,7 +10,6 @@ why the browser simulator and the tests can run the same App. Tests put fake
 import machine
 import neopixel
 
-from firmware import pins as _pins
 from firmware.scanners import MatrixScanner, Shift165Scanner
 
 # -- time ---------------------------------------------------------------------
@@ -35,18 +34,22 @@ def make_scanner(config):
     an input and only the row being read is driven (low). Shift: SH/LD and CLK
     outputs, load high and clock low; the data line an input.
     """
+    # firmware/pins.py read here only, not held: the App lets it go once its
+    # lights are made, and a module-level name here kept its 5 KB (unix
+    # port) in the heap all game, for every collection to mark
+    from firmware import pins as figures
     Pin = machine.Pin
     pins = config["pins"]
     if config["scanner"] == "matrix":
         rows = [Pin(n, Pin.OPEN_DRAIN, Pin.PULL_UP, value=1) for n in pins["matrix_rows"]]
         cols = [Pin(n, Pin.IN, Pin.PULL_UP) for n in pins["matrix_cols"]]
-        return MatrixScanner(rows, cols, settle_us=_pins.MATRIX_SETTLE_US,
+        return MatrixScanner(rows, cols, settle_us=figures.MATRIX_SETTLE_US,
                              sleep_us=_sleep_us)
     load = Pin(pins["sr_load"], Pin.OUT, value=1)
     clock = Pin(pins["sr_clock"], Pin.OUT, value=0)
     data = Pin(pins["sr_data"], Pin.IN)
-    return Shift165Scanner(load, clock, data, inputs=_pins.SR_BITS,
-                           pulse_us=_pins.SR_PULSE_US, sleep_us=_sleep_us)
+    return Shift165Scanner(load, clock, data, inputs=figures.SR_BITS,
+                           pulse_us=figures.SR_PULSE_US, sleep_us=_sleep_us)
 
 
 def make_button(config):

@@ -35,7 +35,6 @@ import keypad
 import microcontroller
 
 from firmware import compat
-from firmware import pins as _pins
 from firmware.boards import BOARD_PINS
 
 ticks_ms = compat.ticks_ms
@@ -63,9 +62,10 @@ def pin(gpio):
 def wiring(config):
     """config["pins"], or this board's BOARD_PINS entry when config.json left
     the pins at the Pico's defaults."""
+    from firmware.pins import PINMAP       # read here only (hal.py make_scanner says why)
     pins = config["pins"]
     table = BOARD_PINS.get(getattr(board, "board_id", ""))
-    if table is not None and pins == _pins.PINMAP["pins"]:
+    if table is not None and pins == PINMAP["pins"]:
         return table
     return pins
 
@@ -150,6 +150,7 @@ def make_scanner(config, threshold=None):
     read driven low). Shift: a 74HC165 chain latches when SH/LD goes high
     (``value_to_latch=True``); a closed switch reads low.
     """
+    from firmware.pins import SR_BITS       # read here only (hal.py make_scanner says why)
     pins = wiring(config)
     if threshold is None:
         threshold = config["debounce_scans"]
@@ -162,7 +163,7 @@ def make_scanner(config, threshold=None):
     return KeyScanner(keypad.ShiftRegisterKeys(clock=pin(pins["sr_clock"]),
                                                data=pin(pins["sr_data"]),
                                                latch=pin(pins["sr_load"]), value_to_latch=True,
-                                               key_count=_pins.SR_BITS, value_when_pressed=False,
+                                               key_count=SR_BITS, value_when_pressed=False,
                                                interval=SCAN_S, max_events=MAX_EVENTS,
                                                debounce_threshold=threshold),
                       threshold=threshold)
