@@ -35,8 +35,9 @@ def make_scanner(config):
     outputs, load high and clock low; the data line an input.
     """
     # firmware/pins.py read here only, not held: the App lets it go once its
-    # lights are made, and a module-level name here kept its 5 KB (unix
-    # port) in the heap all game, for every collection to mark
+    # lights are made, and a module-level name here kept the module in the
+    # heap all game, for every collection to mark (its pin table stays with
+    # the config either way)
     from firmware import pins as figures
     Pin = machine.Pin
     pins = config["pins"]
