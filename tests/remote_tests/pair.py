@@ -54,6 +54,12 @@ class Board(BoardSim):
                                client_id="senet-test-%s-%s-%d" % (room, seat, seed),
                                retry_s=(0.05, 0.5))
         self.hand = random.Random(seed * 7 + (seat == "W"))
+        # how the other side's moves are carried out here, from a draw of its
+        # own: whether one is carried by hand or set out whole (several at
+        # once) depends on the network's timing, and a draw from ``hand`` for
+        # each made this board's own choices, and so the game, differ from
+        # run to run (a test waiting for a lost turn saw the game end first)
+        self.carry = random.Random(seed * 11 + (seat == "W"))
         self.conn.start()
 
     def step(self):
@@ -87,7 +93,7 @@ class Board(BoardSim):
                 return True
             move = self.room.opponent.move
             if move is not None:
-                self.play(move, via=self.hand.random() < 0.5)
+                self.play(move, via=self.carry.random() < 0.5)
                 return True
             return False
         if state == "nomove":

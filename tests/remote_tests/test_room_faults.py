@@ -136,7 +136,9 @@ def test_a_board_powered_off_and_on_resumes_from_its_saves_then_catches_up(broke
         a.occ = occ                        # the pieces stay where they stood
         assert a.app.state == "setup" and a.room.ply < 36
         rejoined("powered off and on", a, b, since)
-        wait_real(lambda: a.room.ply >= 36, [a, b])
+        # the person at the board sets the pieces out as its lights ask,
+        # for the game it resumed and then for the one it catches up to
+        play(a, b, until=lambda: a.room.ply >= 36)
         assert any(e.get("what") == "resync" for e in a.events_of("remote"))
         finish(a, b)
     finally:
@@ -276,7 +278,7 @@ def test_a_lost_turn_waits_while_the_opponent_is_away_and_the_board_stays_alive(
     spin pressing a button the App refuses (the board would freeze): it waits."""
     import threading
     stranger = Stranger(broker.port)
-    a, b = both(29, broker.port)
+    a, b = both(38, broker.port)
     try:
         joined(a, b)
         play(a, b, until=lambda: b.app.state == "nomove" and b.app.turn == "W")

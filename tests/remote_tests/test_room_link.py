@@ -38,6 +38,7 @@ class UsbBoard(BoardSim):
                           rng=random.Random(seed * 2).getrandbits)
         self.seat = "B"
         self.hand = random.Random(seed * 7)
+        self.carry = random.Random(seed * 11)     # the other side's moves (pair.Board)
         self.bridge = Bridge(Settings(port), self.lines.append, out=self.printed,
                              connect=lambda s, room, client_id: connect(
                                  s, room, client_id, retry_s=(0.05, 0.5)))
