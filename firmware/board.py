@@ -74,17 +74,12 @@ _NO_LINES = ()                  # what a pass that completed no line gets
 
 # One block of garbage a loop pass, on purpose. After a collection
 # MicroPython's allocator (py/gc.c ``gc_alloc``) looks for room from the
-# heap's first block, and only an allocation of one block moves that
-# starting point on (to the block after it: none is free below). An
-# allocation of two blocks or more (a 3-tuple, a list: most of the App's)
-# scans from there each time, across every object that stays, until enough
-# one-block allocations have filled the holes the garbage left among them
-# (some 300 after a collection in tests/bench/loop_bench.py). The serial
-# polling made four a pass by accident; without any, a hint's search slice
-# took 37 us instead of 23 and a redraw 27 instead of 22, and ``gc_alloc``
-# rose from 6 to 18 % of the loop's time. One a pass, made here before the
-# App's step, keeps the steps as fast (docs/dev/firmware-modules.md, "What
-# a collection's time is made of") with a quarter of that garbage.
+# heap's first block, and only a one-block allocation moves that start on;
+# every larger one scans across the objects that stay until one-block
+# allocations have filled the holes the garbage left. Without one a pass
+# (the serial polling used to make them by accident) the App's steps took
+# up to half as long again (docs/dev/firmware-modules.md, "What a
+# collection's time is made of", has the figures).
 _SPARE = [None]
 
 
@@ -124,12 +119,10 @@ class SerialLines:
                 self._poll = None
                 break
             if ch == "\n" or ch == "\r":
-                if done is _NO_LINES and (self._too_long or self._length):
-                    done = []
-                if self._too_long:
-                    done.append(None)
-                elif self._length:
-                    done.append("".join(self._chars))
+                if self._too_long or self._length:
+                    if done is _NO_LINES:
+                        done = []
+                    done.append(None if self._too_long else "".join(self._chars))
                 self._chars = []
                 self._length = 0
                 self._too_long = False

@@ -602,7 +602,7 @@ def long_steps(report, steps, calibration):
     report["steps_over_5ms_kinds"] = kinds
     import pairs                         # the goal's figure: each save with its collection
     pairs.into(report, ((keys[i] & 15, took[i]) for i in range(count)), _SAVE, _GC,
-               calibration, PICO_CALIBRATION_MS)
+               calibration)
 
 
 def collect_part(report):

@@ -61,11 +61,11 @@ and public state:
 Per kind: how many, the median and the maximum, and how many took over 5 ms
 Pico-equivalent. The first form also gives the goal's own figure: each save
 with the collection's pass after it (tests/bench/pairs.py), and that less
-what the benchmark's own code adds to a collection. The collections are the App's own (its module-level
-``_collect``), each timed inside firmware.app's globals: the collector's
-first roots are the globals of the function that calls it, so these are
-the firmware's collections, not the benchmark's (docs/dev/firmware-modules.md,
-"The collector's mark stack"). The maximum of a kind is mostly the host's
+what the benchmark's own code adds to a collection. The collections are the
+App's own (its module-level ``_collect``), each timed inside firmware.app's
+globals: the collector's first roots are the globals of the function that
+calls it, so these are the firmware's collections, not the benchmark's
+(docs/dev/firmware-modules.md, "The collector's mark stack"). The maximum of a kind is mostly the host's
 scheduler on a busy host; the medians are the App's.
 
 A 100,000-iteration ``s ^= i`` loop takes 966 ms on a 125 MHz RP2040 under
@@ -449,15 +449,14 @@ def main():
     report["pico_collect_ms"] = collect["pico_median_ms"]
     report["pico_collect_max_ms"] = collect["pico_max_ms"]
     # the save's and the collection's passes are the goal's own figures
-    if RUNS:            # the goal's figure, each save with its collection, from the
-        #                 combined runs: a plain run never loads loop_more (compiled
-        #                 after the play, it overflowed the mark stack 40 times)
-        from loop_more import save_pairs
-        save_pairs(report, records, GC, calibration_ms)
     report["steps_over_5ms"] = sum(kinds[k]["over_5ms"] for k in kinds
                                    if k != "save" and k != "gc")
-    if RUNS:
+    if RUNS:            # and each save with its collection, from the combined runs:
+        #                 a plain run never loads loop_more (compiled after the
+        #                 play, it overflowed the mark stack 40 times)
         report["fastest_of"] = len(RUNS)
+        from loop_more import pair_figures
+        pair_figures(report, records, GC, calibration_ms)
     print(json.dumps(report))
 
 

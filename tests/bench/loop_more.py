@@ -76,13 +76,12 @@ def copies(tests):
     return kept
 
 
-def save_pairs(report, records, gc_kind, calibration_ms):
+def pair_figures(report, records, gc_kind, calibration_ms):
     """Into ``report`` and printed: each save (kind 0) with the collection's
     pass after it (``gc_kind``), from ``records`` in the order the steps ran
     (tests/bench/pairs.py)."""
     import pairs
-    from calibration import PICO_MS
     steps = ((r >> 24, r & (LIMIT - 1)) for r in records.each())
-    pairs.into(report, steps, 0, gc_kind, calibration_ms, PICO_MS)
+    pairs.into(report, steps, 0, gc_kind, calibration_ms)
     print(pairs.line(report))
 

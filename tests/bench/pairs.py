@@ -11,6 +11,8 @@ width MicroPython's mark stack takes (docs/dev/firmware-modules.md, "The
 collector's mark stack").
 """
 
+from calibration import PICO_MS, pico_ms
+
 GOAL_MS = 15                      # Pico ms: the save step with its collection
 
 
@@ -47,20 +49,20 @@ def summary(pairs, limit_us):
     return ordered[len(ordered) // 2], ordered[-1], over
 
 
-def into(report, steps, save_kind, gc_kind, calibration_ms, pico_calibration_ms):
+def into(report, steps, save_kind, gc_kind, calibration_ms):
     """Put the pairs' figures in ``report``: ``save_gc_us`` (median),
     ``save_gc_max_us``, their Pico-equivalents ``pico_save_gc_ms`` and
     ``pico_save_gc_max_ms``, ``save_gc_pairs`` and ``save_gc_over_15ms``
     (how many pairs are over the goal, Pico-equivalent). ``calibration_ms``:
-    the calibration loop here; ``pico_calibration_ms``: on a Pico."""
+    the calibration loop here (calibration.py)."""
     pairs = save_pairs(steps, save_kind, gc_kind)
-    limit = GOAL_MS * calibration_ms * 1000 / pico_calibration_ms
+    limit = GOAL_MS * calibration_ms * 1000 / PICO_MS
     middle, top, over = summary(pairs, limit)
     report["save_gc_pairs"] = len(pairs)
     report["save_gc_us"] = middle
     report["save_gc_max_us"] = top
-    report["pico_save_gc_ms"] = round(middle / 1000 * pico_calibration_ms / calibration_ms, 2)
-    report["pico_save_gc_max_ms"] = round(top / 1000 * pico_calibration_ms / calibration_ms, 2)
+    report["pico_save_gc_ms"] = round(pico_ms(middle / 1000, calibration_ms), 2)
+    report["pico_save_gc_max_ms"] = round(pico_ms(top / 1000, calibration_ms), 2)
     report["save_gc_over_15ms"] = over
     return report
 
