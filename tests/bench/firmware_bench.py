@@ -109,6 +109,10 @@ sys.path.insert(0, "tests/bench")
 import calibration as _calibration  # noqa: E402
 ARGS = getattr(sys, "argv", [])
 if len(ARGS) > 1 and ARGS[1] != ".":
+    if ARGS[1] == "/rom":       # run through tests/romfs_run.py: the firmware in a ROMFS image
+        sys.path.insert(0, "tests")
+        import romfs_mount  # noqa: E402,F401
+        sys.path.pop(0)
     sys.path.insert(0, ARGS[1])
 STORE = ARGS[2] if len(ARGS) > 2 else None
 if STORE is None and sys.implementation.name == "cpython":

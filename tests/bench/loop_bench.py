@@ -1,7 +1,7 @@
 """The real board loop's steps and the App's collections, timed on the
 MicroPython unix port, with Pico-equivalent figures.
 
-    python tests/bench/loop_bench.py [MINUTES] [--runs N]
+    python tests/bench/loop_bench.py [MINUTES] [--runs N] [--romfs]
     micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES [--copies]]
     micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER MINUTES --fastest RUN...
 
@@ -18,7 +18,10 @@ files, as on the Pico (the host's file writes are timed as if they were
 Python work, so the first puts it in memory, /dev/shm, where there is one:
 on a disk a rename can take a millisecond). MINUTES is the simulated span
 (default 60: several games), its first half a kendall board, its second a
-hungarian one.
+hungarian one. ``--romfs`` runs the firmware as a Pico built with a ROMFS
+partition holds it: that folder becomes an image (``mpremote romfs build``),
+every run goes through tests/romfs_run.py with LIB ``/rom``, and the
+firmware's bytecode and strings stay out of the heap the collector walks.
 
 The runs are the same run: the clock is simulated and every random source
 seeded, so the steps come in the same order with the same work each time
@@ -90,6 +93,9 @@ if sys.implementation.name == "cpython":
     from calibration import PICO_MS
     args = sys.argv[1:]
     runs = 3
+    romfs = "--romfs" in args
+    if romfs:
+        args.remove("--romfs")
     if "--runs" in args:
         at = args.index("--runs")
         runs = int(args[at + 1])
@@ -109,6 +115,13 @@ if sys.implementation.name == "cpython":
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=memory) as flashes:
         lib = compile_lib(os.path.join(tmp, "lib"))
         command = [tool("micropython"), "-X", "heapsize=480K", os.path.abspath(__file__), lib]
+        if romfs:
+            import romfs_run
+            image = romfs_run.build_image(lib, os.path.join(tmp, "firmware.romfs"),
+                                          tool("mpremote"))
+            command = romfs_run.command(image, command[1:4] + [romfs_run.MOUNT])
+            print("the firmware in a ROMFS image (%d bytes), imported in place from /rom"
+                  % os.path.getsize(image), flush=True)
         plain, copied = [], []
         for run in range(runs):
             for folders, extra in ((plain, []), (copied, ["--copies"])):
@@ -146,6 +159,8 @@ TESTS = HERE + "/.."
 sys.path.insert(0, HERE)
 sys.path.insert(0, TESTS + "/fakes")
 sys.path.insert(0, TESTS)
+if sys.argv[1] == "/rom":        # run through tests/romfs_run.py: the firmware in a ROMFS image
+    import romfs_mount  # noqa: E402,F401
 sys.path.insert(0, sys.argv[1])
 FOLDER = sys.argv[2]
 MINUTES = int(sys.argv[3]) if len(sys.argv) > 3 else 60
