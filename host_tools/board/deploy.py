@@ -9,20 +9,28 @@ deploy      finds the Pico, asks it which .mpy version its MicroPython loads,
             reports the version just built (its ``hello`` event). A config.json
             that asks for remote play (a Pico W) gets micropython-lib's
             umqtt.simple installed first, with ``mpremote mip install``.
+            On a board whose MicroPython has a ROMFS partition, the engine
+            and firmware go there instead, as one image the board runs in
+            place (``mpremote romfs deploy``; written only when it changed),
+            and their old copies in lib/ are removed; ``--no-romfs``, or an
+            image larger than the partition, keeps them in lib/ and empties
+            the partition.
 
 Every failure ends the command with one sentence saying what to do; the
 sentences are in host_tools/board/messages.py and listed in docs/deploy.md.
 """
 
+import os
 import shutil
 import sys
 import tempfile
 import time
 
-from host_tools.board.build import (MPY_RELEASES, OLDEST_MPY, build, check_config,
-                                    compiler_for, mpy_text, parse_mpy)
-from host_tools.board.messages import (MAINTENANCE_HELD, MIP_FAILED, WRONG_MPY_OLD,
-                                       WRONG_VERSION, DeployError)
+from host_tools.board.build import (MPY_RELEASES, OLDEST_MPY, ROMFS_HEADER, ROMFS_NAME, build,
+                                    check_config, compiler_for, mpy_text, parse_mpy,
+                                    romfs_image)
+from host_tools.board.messages import (MAINTENANCE_HELD, MIP_FAILED, ROMFS_TOO_BIG,
+                                       WRONG_MPY_OLD, WRONG_VERSION, DeployError)
 from host_tools.board.plan import check_space, packages_needed, plan
 from host_tools.board.serialport import add_port_argument, find_port
 from host_tools.board.transport import START_TIMEOUT, apply, mpremote, precheck, probe, start
@@ -52,8 +60,47 @@ def install_packages(port, packages, index=None):
     return list(packages)
 
 
-def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT, mip_index=None):
-    """The whole deploy; returns a summary dict (for tests and the last line)."""
+EMPTY_ROMFS = ROMFS_HEADER + b"\x00"      # a ROMFS image holding nothing
+
+
+def _cleared(built, flash, say):
+    """The firmware goes to lib/: an image already in the partition would be
+    found before it, so the partition gets an empty image (or nothing, when
+    it holds none). Returns (False, the image to write or None)."""
+    if flash.romfs_image is None:
+        return False, None
+    empty = os.path.join(built.out, ROMFS_NAME)
+    with open(empty, "wb") as f:
+        f.write(EMPTY_ROMFS)
+    say("  emptying its ROMFS partition, whose old image would be found before lib/")
+    return False, empty
+
+
+def romfs_plan(built, flash, say, wanted=True):
+    """For a board with a ROMFS partition: (the packages go to ROMFS, the
+    image to write, or None when the partition already holds it). An image
+    larger than the partition, or one not ``wanted``, goes to lib/ on the
+    flash as on a board without one, and the partition is emptied."""
+    if not wanted:
+        return _cleared(built, flash, say)
+    image = os.path.join(built.out, ROMFS_NAME)
+    size, digest = romfs_image(built, image)
+    if size > flash.romfs:
+        say("  " + ROMFS_TOO_BIG % (size / 1024, flash.romfs / 1024))
+        return _cleared(built, flash, say)
+    if digest == flash.romfs_image:
+        say("  its ROMFS partition already holds this firmware (%.1f KB)" % (size / 1024))
+        return True, None
+    say("  the firmware goes into its ROMFS partition: %.1f KB of %.1f KB, run in place"
+        % (size / 1024, flash.romfs / 1024))
+    return True, image
+
+
+def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT, mip_index=None,
+           romfs=True):
+    """The whole deploy; returns a summary dict (for tests and the last line).
+    ``romfs`` False keeps the firmware in lib/ on a board with a ROMFS
+    partition too."""
     t0 = time.monotonic()
     config_text = check_config(config)        # a bad file is refused before the board
     port = find_port(port)
@@ -74,7 +121,10 @@ def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT, mip_in
         tmp = build_dir = tempfile.mkdtemp(prefix="senet-build-")
     try:
         built = build(build_dir, flash.mpy, config, quiet=True)
-        todo = plan(built, flash, write_config=config is not None)
+        in_romfs, image = False, None
+        if flash.romfs:
+            in_romfs, image = romfs_plan(built, flash, say, romfs)
+        todo = plan(built, flash, write_config=config is not None, romfs=in_romfs)
         check_space(built, flash, todo)
         copied = sum(built.size(p) for p in todo.copy)
         say("Copying %d of %d files (%.1f KB), %d unchanged, %d stale to remove"
@@ -82,7 +132,7 @@ def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT, mip_in
                len(todo.remove)))
         if "config.json" in flash.files and config is None:
             say("  keeping the board's config.json (use --config FILE to replace it)")
-        version = apply(port, built, todo, say)
+        version = apply(port, built, todo, say, image)
         if version != built.version:
             raise DeployError(WRONG_VERSION % (version, built.version))
         installed = install_packages(port, packages_needed(config_text, flash), mip_index)
@@ -99,7 +149,9 @@ def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT, mip_in
             % (event.get("version"), event.get("ruleset"), event.get("mode"), elapsed))
         return {"port": port, "copied": list(todo.copy), "bytes": copied,
                 "removed": [p for p, _ in todo.remove], "unchanged": list(todo.unchanged),
-                "hello": event, "seconds": elapsed, "installed": installed}
+                "hello": event, "seconds": elapsed, "installed": installed,
+                "romfs": in_romfs, "romfs_written": image is not None and in_romfs,
+                "romfs_emptied": image is not None and not in_romfs}
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -117,6 +169,9 @@ def add_build_arguments(parser):
                         help="also write one UF2 file to drag onto a Pico held in BOOTSEL")
     parser.add_argument("--micropython", metavar="FIRMWARE.uf2",
                         help="with --uf2: MicroPython's own UF2, merged in for a blank Pico")
+    parser.add_argument("--romfs", metavar="OUT.romfs",
+                        help="also write lib/ as one ROMFS image, for a MicroPython built "
+                             "with a ROMFS partition (mpremote romfs deploy OUT.romfs)")
 
 
 def _refuse(text):
@@ -131,8 +186,8 @@ def run_build(args):
     if args.micropython and not args.uf2:
         return _refuse("--micropython FIRMWARE.uf2 goes with --uf2 OUT.uf2: "
                        "add --uf2 and the file to write.")
-    if not args.out and not args.uf2:
-        return _refuse("say where: a folder OUT, or --uf2 OUT.uf2.")
+    if not args.out and not args.uf2 and not args.romfs:
+        return _refuse("say where: a folder OUT, --uf2 OUT.uf2 or --romfs OUT.romfs.")
     tmp = None
     try:
         if args.micropython:
@@ -140,6 +195,11 @@ def run_build(args):
         out = args.out or tempfile.mkdtemp(prefix="senet-build-")
         tmp = None if args.out else out
         built = build(out, args.mpy, args.config, quiet=tmp is not None)
+        if args.romfs:
+            size, _ = romfs_image(built, args.romfs)
+            print("Wrote %s: %.1f KB, the engine and firmware as one ROMFS image; put it on "
+                  "a board built with a ROMFS partition with `mpremote romfs deploy %s`, "
+                  "then copy main.py" % (args.romfs, size / 1024, args.romfs), flush=True)
         if args.uf2:
             size = uf2.write(built.out, args.uf2, args.micropython)
             print("Wrote %s: %.1f KB, %s; drag it onto the RPI-RP2 drive"
@@ -167,6 +227,9 @@ def add_deploy_arguments(parser):
     parser.add_argument("--mip-index", metavar="URL",
                         help="where mip finds umqtt.simple for remote play "
                              "(default: micropython.org's index)")
+    parser.add_argument("--no-romfs", action="store_true",
+                        help="on a board whose MicroPython has a ROMFS partition, copy the "
+                             "firmware to lib/ instead of running it from the partition")
     from host_tools.board import circuitpython
     circuitpython.add_arguments(parser)          # --circuitpython [DRIVE], --cp-lib DIR
 
@@ -176,7 +239,8 @@ def run_deploy(args):
         from host_tools.board import circuitpython
         return circuitpython.run(args)
     try:
-        deploy(args.port, args.config, args.build_dir, args.timeout, args.mip_index)
+        deploy(args.port, args.config, args.build_dir, args.timeout, args.mip_index,
+               romfs=not args.no_romfs)
     except DeployError as e:
         print("senet-board deploy: %s" % e, file=sys.stderr)
         return 1

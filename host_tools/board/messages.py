@@ -52,3 +52,7 @@ OUT_NOT_EMPTY = ("%s holds other files: name an empty or new folder (or an earli
                  "and try again.")
 OUT_IS_FILE = "%s is a file, not a folder: name an empty or new folder and try again."
 OUT_CANNOT_MAKE = "The folder %s cannot be made (%s): name another folder and try again."
+ROMFS_BUILD_FAILED = ("mpremote could not build the firmware's ROMFS image (%s): install "
+                      "mpremote 1.25 or newer (pip install -U mpremote) and try again.")
+ROMFS_TOO_BIG = ("the firmware's ROMFS image (%.1f KB) is larger than the board's ROMFS "
+                 "partition (%.1f KB): copying the firmware to lib/ on the flash instead")

@@ -47,6 +47,26 @@ print(repr(('I', getattr(i, '_mpy', 0), i.name, '.'.join([str(v) for v in i.vers
             sys.platform)))
 s = os.statvfs('/')
 print(repr(('S', s[0] * s[3], s[0])))
+_r = 0
+_i = None
+try:
+    import vfs
+    _d = vfs.rom_ioctl(2, 0) if vfs.rom_ioctl(1) > 0 else 0
+    if not isinstance(_d, int):
+        _r = _d.ioctl(4, 0) * _d.ioctl(5, 0) if hasattr(_d, 'ioctl') else len(_d)
+    if _r and hashlib and not hasattr(_d, 'ioctl') and bytes(_d[:3]) == b'\xd2\xcd\x31':
+        _n = 0
+        _e = 3
+        while _e < 8:
+            _n = (_n << 7) | (_d[_e] & 0x7f)
+            _e += 1
+            if not _d[_e - 1] & 0x80:
+                break
+        if _e + _n <= _r:
+            _i = binascii.hexlify(hashlib.sha256(memoryview(_d)[:_e + _n]).digest()).decode()
+except Exception:
+    pass
+print(repr(('R', _r, _i)))
 _w('')
 """
 
@@ -58,7 +78,7 @@ class Flash:
     """What the probe found: the board's MicroPython and its files."""
 
     def __init__(self, files=None, dirs=(), free=None, block=BLOCK, mpy=None,
-                 name="micropython", release="?", platform="?"):
+                 name="micropython", release="?", platform="?", romfs=0):
         self.files = dict(files or {})       # path: (size, sha256 or None)
         self.dirs = set(dirs)
         self.free = free
@@ -67,6 +87,8 @@ class Flash:
         self.name = name
         self.release = release
         self.platform = platform
+        self.romfs = romfs                   # bytes of ROMFS partition (0: none)
+        self.romfs_image = None              # sha256 of the image in it, if one is
 
     @classmethod
     def parse(cls, lines):
@@ -85,6 +107,9 @@ class Flash:
                 flash.name, flash.release, flash.platform = item[2], item[3], item[4]
             elif item[0] == "S":
                 flash.free, flash.block = item[1], item[2] or BLOCK
+            elif item[0] == "R":
+                flash.romfs = item[1] if isinstance(item[1], int) and item[1] > 0 else 0
+                flash.romfs_image = item[2] if len(item) > 2 else None
             elif item[0] == "D":
                 flash.dirs.add(item[1])
             elif item[0] == "F":
@@ -107,16 +132,27 @@ def _in_package(path):
     return any(path.startswith("lib/%s/" % p) for p in PACKAGES) and path.count("/") == 2
 
 
-def stale(built, flash):
+def in_romfs(path):
+    """True for a file the ROMFS image holds instead of the flash file system
+    (the packages under lib/)."""
+    return any(path.startswith("lib/%s/" % p) for p in PACKAGES)
+
+
+def stale(built, flash, romfs=False):
     """[(path, is_dir)] on the board that the build would not put there and that
     would be found before it: a root engine/ or firmware/ shadows lib/, a
-    stale ``x.py`` shadows ``x.mpy``, and a built package has no sub-folders."""
+    stale ``x.py`` shadows ``x.mpy``, and a built package has no sub-folders.
+    With ``romfs`` (the packages go into the board's ROMFS partition) the
+    packages' folders in lib/ go too: an old copy there, found first or not,
+    would only take flash."""
     remove = []
     for root in PACKAGES:
         if root in flash.dirs:
             remove.append((root, True))
         elif root + ".py" in flash.files:
             remove.append((root + ".py", False))
+    if romfs:
+        return remove + [("lib/" + p, True) for p in PACKAGES if "lib/" + p in flash.dirs]
     remove += [(d, True) for d in sorted(flash.dirs) if _in_package(d)]
     gone = [p + "/" for p, is_dir in remove if is_dir]
     for path in sorted(flash.files):
@@ -127,13 +163,17 @@ def stale(built, flash):
     return remove
 
 
-def plan(built, flash, write_config=True):
-    """Compare the build with the board's files (by sha256)."""
-    mkdirs = [d for d in ("lib",) + tuple("lib/" + p for p in PACKAGES)
-              if d not in flash.dirs]
+def plan(built, flash, write_config=True, romfs=False):
+    """Compare the build with the board's files (by sha256). With ``romfs``
+    the packages go into the ROMFS partition: only main.py and config.json
+    are copied, and the packages' old copies in lib/ removed."""
+    mkdirs = [] if romfs else [d for d in ("lib",) + tuple("lib/" + p for p in PACKAGES)
+                               if d not in flash.dirs]
     copy = []
     unchanged = []
     for path in sorted(built.files):
+        if romfs and in_romfs(path):
+            continue
         if path == "config.json" and not write_config and path in flash.files:
             continue                  # keep the board's own settings
         if flash.files.get(path, (None, None))[1] == built.files[path][1]:
@@ -143,7 +183,7 @@ def plan(built, flash, write_config=True):
     if "main.py" in copy:             # the new main.py goes last: a copy cut short
         copy.remove("main.py")        # leaves the old firmware still starting
         copy.append("main.py")
-    return Plan(stale(built, flash), mkdirs, copy, unchanged)
+    return Plan(stale(built, flash, romfs), mkdirs, copy, unchanged)
 
 
 def blocks(size, block):

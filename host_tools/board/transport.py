@@ -107,8 +107,10 @@ def copy_args(built, todo):
                    "print('SENET-VERSION', VERSION)"]
 
 
-def apply(port, built, todo, say):
-    """Remove, make folders, copy, and read the version back, in one mpremote run."""
+def apply(port, built, todo, say, image=None):
+    """Remove, make folders, copy, and read the version back, in one mpremote run;
+    first, given a ROMFS ``image``, write it into the board's partition
+    (``mpremote romfs deploy``) and soft-reset, so that MicroPython mounts it."""
     state = {"step": 0, "version": None}
 
     def on_line(line):
@@ -122,8 +124,14 @@ def apply(port, built, todo, say):
             say("  remove stale %s" % line[3:].replace("-r ", "").lstrip(":"))
         elif line.startswith("SENET-VERSION "):
             state["version"] = line.split(" ", 1)[1].strip()
+        elif line.endswith("ROMFS image deployed"):
+            say("  wrote the ROMFS image")
 
-    mpremote(port, copy_args(built, todo), on_line)
+    first = []
+    if image:
+        say("  writing the ROMFS image (%.1f KB)" % (os.path.getsize(image) / 1024))
+        first = ["romfs", "deploy", image, "+", "soft-reset", "+"]
+    mpremote(port, first + copy_args(built, todo), on_line)
     return state["version"]
 
 

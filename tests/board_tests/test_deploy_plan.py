@@ -172,3 +172,31 @@ def test_the_probe_output_is_read_back_into_a_flash():
     assert flash.mpy == (6, 2) and flash.name == "micropython" and flash.release == "1.24.0"
     assert flash.free == 800000 and flash.block == 4096 and flash.dirs == {"lib"}
     assert flash.files == {"main.py": (32, "abc"), "a b.txt": (5, None)}
+    assert flash.romfs == 0 and flash.romfs_image is None        # no 'R' line: no partition
+
+
+def test_the_probe_reads_a_romfs_partition_and_the_image_in_it():
+    flash = Flash.parse(["('R', 262144, 'ab12')"])
+    assert flash.romfs == 262144 and flash.romfs_image == "ab12"
+    for line in ("('R', 0, None)", "('R', -19, None)", "('R', 'x', None)"):
+        assert Flash.parse([line]).romfs == 0, line
+
+
+# -- a board with a ROMFS partition ---------------------------------------------------
+
+def test_with_romfs_only_main_and_config_are_copied_and_lib_packages_removed():
+    b = built(**SOME)
+    old = flash_of(built(engine__rules=1, firmware__board=2))
+    todo = plan(b, old, romfs=True)
+    assert todo.copy == [] and todo.unchanged == ["config.json", "main.py"], todo.copy
+    assert todo.mkdirs == []
+    assert todo.remove == [("lib/engine", True), ("lib/firmware", True)]
+    # without a copy in lib/ there is nothing to remove, and nothing to make
+    fresh = plan(b, Flash(free=10 ** 6), romfs=True)
+    assert fresh.copy == ["config.json", "main.py"] and fresh.remove == [] and fresh.mkdirs == []
+
+
+def test_with_romfs_a_root_package_that_would_shadow_it_is_still_removed():
+    b = built(**SOME)
+    board = Flash(files={"firmware/board.py": (9, "x")}, dirs={"firmware"}, free=10 ** 6)
+    assert plan(b, board, romfs=True).remove == [("firmware", True)]

@@ -21,7 +21,10 @@ MicroPython; ``mpy=N`` reports another ``sys.implementation._mpy``;
 ``free=N`` reports N bytes free on the flash. ``fakes=DIR`` puts the fake
 ``machine``/``neopixel`` modules in place and ``boot_hook`` (MicroPython
 source) runs before main.py on every boot, to wire and script the fake board.
-``heap="160k"`` gives MicroPython a heap of that size (the Pico has about
+``romfs=N`` gives it a ROMFS partition of N bytes, kept in the file
+FLASH_DIR.romfs, as a MicroPython built with one has (``mpremote romfs``
+query and deploy work; an image written there is mounted at /rom at the
+next boot). ``heap="160k"`` gives MicroPython a heap of that size (the Pico has about
 170 KB free); ``sim_clock=True`` simulates the board's clock, so a sleep
 passes at once and hours of its life take minutes.
 
@@ -51,6 +54,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DRIVER = os.path.join(HERE, "driver.py")
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FAKES = os.path.join(ROOT, "tests", "fakes")
+ROMFS_RUN = os.path.join(ROOT, "tests", "romfs_run.py")
 BANNER = (b"MicroPython v1.29.0 on 2026-01-01; Raspberry Pi Pico with RP2040 "
           b"(stand-in)\r\nType \"help()\" for more information.\r\n")
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
@@ -70,7 +74,7 @@ class StandIn:
 
     def __init__(self, flash_dir, fakes=None, boot_hook=None, mpy=None, free=None,
                  garbage=False, raw_paste=True, run_main=False, heap=None, sim_clock=False,
-                 timer=time.monotonic, note=None):
+                 timer=time.monotonic, note=None, romfs=None):
         self.flash = os.path.abspath(flash_dir)
         self.fakes = fakes
         self.boot_hook = boot_hook
@@ -83,6 +87,9 @@ class StandIn:
         self.sim_clock = sim_clock
         self.timer = timer
         self.note = note or (lambda text: None)
+        # a ROMFS partition of this many bytes, kept beside the flash folder
+        # (FLASH_DIR.romfs), as a MicroPython built with one has
+        self.romfs = romfs
         self.restarts = 0                 # resets, watchdog bites and process deaths
         self._watchdog_due = None         # timer() at which an armed watchdog bites
         self._fifos = ()
@@ -167,6 +174,9 @@ class StandIn:
         os.mkfifo(ctl_out)
         self._fifos = (ctl_in, ctl_out)
         args = [micropython_binary()]
+        if self.romfs:
+            args = [sys.executable, ROMFS_RUN, "--partition", self.flash + ".romfs",
+                    str(self.romfs)]
         if self.heap:
             args += ["-X", "heapsize=%s" % self.heap]
         args += [DRIVER, ctl_in, ctl_out, self.flash]
@@ -178,6 +188,8 @@ class StandIn:
             args.append("mpy=%d" % self.mpy)
         if self.free is not None:
             args.append("free=%d" % self.free)
+        if self.romfs:
+            args.append("romfs=1")
         self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, bufsize=0)
         # Open order matches the driver's: its reads first, then its writes.

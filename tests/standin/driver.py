@@ -18,7 +18,8 @@
 # Options: fakes=DIR (import machine and neopixel from DIR before the flash is
 # mounted), mpy=N (report sys.implementation._mpy = N), free=N (report N bytes
 # free in os.statvfs), clock=sim (a simulated clock: time.sleep_ms and its
-# kin advance it at once, so hours of the board's life pass in minutes).
+# kin advance it at once, so hours of the board's life pass in minutes),
+# romfs=1 (a ROMFS partition: run through tests/romfs_run.py --partition).
 import sys
 import os
 import io
@@ -105,6 +106,49 @@ os.umount("/")
 os.mount(os.VfsPosix(flash), "/")
 os.chdir("/")
 sys.path[:] = ["", ".frozen", "/lib"]
+
+if "romfs" in opts:
+    # A MicroPython built with a ROMFS partition: the partition is memory
+    # outside the heap that tests/romfs_run.py --partition keeps in a file;
+    # vfs.rom_ioctl answers as the rp2 port's does (the operations mpremote's
+    # romfs query and deploy use), and a valid image is mounted at /rom at
+    # start-up, its bytecode run in place.
+    import uctypes
+    import vfs as _vfs
+    _at, _size = [int(x) for x in os.getenv("SENET_ROMFS_PARTITION").split()]
+    _part = uctypes.bytearray_at(_at, _size)
+    _ROM_BLOCK = 4096
+
+    def _rom_ioctl(op, *args):
+        if op == 1:                        # how many partitions
+            return 1
+        if not args or args[0] != 0:
+            return -19                     # no such partition (ENODEV)
+        if op == 2:                        # the partition's memory
+            return memoryview(_part)
+        if op == 3:                        # prepare (erase) before writing
+            offset, length = (args[1], args[2]) if len(args) > 2 else (0, args[1])
+            end = min(_size, (offset + length + _ROM_BLOCK - 1) // _ROM_BLOCK * _ROM_BLOCK)
+            blank = b"\xff" * _ROM_BLOCK
+            for at in range(offset, end, _ROM_BLOCK):
+                _part[at:at + _ROM_BLOCK] = blank
+            return 4                       # the smallest write
+        if op == 4:                        # write
+            offset, data = args[1], args[2]
+            _part[offset:offset + len(data)] = data
+            return 0
+        if op == 5:                        # writing done
+            return 0
+        if op == 6:                        # its erase block
+            return _ROM_BLOCK
+        return -22
+
+    fake_vfs = _copy_module(_vfs)
+    fake_vfs.rom_ioctl = _rom_ioctl
+    sys.modules["vfs"] = fake_vfs
+    if bytes(_part[:3]) == b"\xd2\xcd\x31":
+        _vfs.mount(_vfs.VfsRom(_part), "/rom")
+        sys.path[:] = ["", ".frozen", "/rom", "/rom/lib", "/lib"]
 
 
 def _read(n):
