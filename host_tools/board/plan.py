@@ -54,16 +54,17 @@ try:
     _d = vfs.rom_ioctl(2, 0) if vfs.rom_ioctl(1) > 0 else 0
     if not isinstance(_d, int):
         _r = _d.ioctl(4, 0) * _d.ioctl(5, 0) if hasattr(_d, 'ioctl') else len(_d)
-    if _r and hashlib and not hasattr(_d, 'ioctl') and bytes(_d[:3]) == b'\xd2\xcd\x31':
+    _m = memoryview(_d) if _r else b''
+    if hashlib and bytes(_m[:3]) == b'\xd2\xcd\x31':
         _n = 0
         _e = 3
         while _e < 8:
-            _n = (_n << 7) | (_d[_e] & 0x7f)
+            _n = (_n << 7) | (_m[_e] & 0x7f)
             _e += 1
-            if not _d[_e - 1] & 0x80:
+            if not _m[_e - 1] & 0x80:
                 break
         if _e + _n <= _r:
-            _i = binascii.hexlify(hashlib.sha256(memoryview(_d)[:_e + _n]).digest()).decode()
+            _i = binascii.hexlify(hashlib.sha256(_m[:_e + _n]).digest()).decode()
 except Exception:
     pass
 print(repr(('R', _r, _i)))
