@@ -1,6 +1,7 @@
 """`senet-board deploy` to a board whose MicroPython has a ROMFS partition.
 
-The stand-in (tests/standin) is given a 256 KB partition (``romfs=``): it
+The stand-in (tests/standin) is given a partition of the size the board's
+MicroPython build has (hardware/micropython/SENET_PICO, ``romfs=``): it
 answers ``vfs.rom_ioctl`` as the rp2 port does, over memory outside its heap
 kept in a file beside its flash folder, and mounts a valid image at /rom at
 each boot, where the real unix port's ``VfsRom`` runs the bytecode in place.
@@ -25,7 +26,9 @@ from test_deploy import SCRIPT, read_events, tree
 
 pytestmark = pytest.mark.micropython
 
-PARTITION = 256 * 1024
+from hardware_tests.test_micropython_board import romfs_bytes  # noqa: E402
+
+PARTITION = romfs_bytes()          # hardware/micropython/SENET_PICO's partition
 
 
 def board_says(port, code):
