@@ -23,10 +23,19 @@ taken for newer, so nothing of the old files (a saved game included) stays.
 
 With MicroPython's own UF2 (``--micropython``) both go into one file for a
 blank Pico; that file must be an RP2040 one ending below the file system.
+
+The Senet board's own MicroPython (hardware/micropython/SENET_PICO, known
+by the board name it carries) keeps a ROMFS partition just below a smaller
+file system. Merged with it, the UF2 holds the engine and firmware as a
+ROMFS image at the partition's address (``mpremote romfs build``, as
+deploy writes it) and main.py and config.json in the file system at its
+own; the layout is read from that board definition, not repeated here.
 """
 
 import os
+import re
 import struct
+import tempfile
 
 FAMILY_RP2040 = 0xE48BFF56
 MAGIC_START0 = 0x0A324655
@@ -57,10 +66,65 @@ CANNOT_READ = "cannot read %s: %s."
 CANNOT_WRITE = "cannot write %s: %s; choose a folder you can write to."
 NO_LITTLEFS = "senet-board build --uf2 needs littlefs-python: pip install littlefs-python (or pip install -e . again)."
 TOO_BIG = "the firmware does not fit the Pico's %d KB file system: %s."
+ROMFS_TOO_BIG = ("the firmware's ROMFS image (%.1f KB) is larger than the partition of this "
+                 "MicroPython (%.1f KB): build MicroPython with a larger MICROPY_HW_ROMFS_BYTES.")
 
 
 class Uf2Error(ValueError):
     """A file given to ``build --uf2`` that cannot be used, said in one sentence."""
+
+
+# -- where things go in the flash -----------------------------------------------------
+
+class Layout:
+    """Where the file system (and a ROMFS partition, if any) lie in the flash."""
+
+    def __init__(self, fs_start=FS_START, fs_blocks=FS_BLOCKS, romfs_start=None,
+                 romfs_bytes=0):
+        self.fs_start = fs_start
+        self.fs_blocks = fs_blocks
+        self.romfs_start = romfs_start
+        self.romfs_bytes = romfs_bytes
+
+    def first(self):
+        """The first address MicroPython's own pages must stay below."""
+        return self.romfs_start if self.romfs_bytes else self.fs_start
+
+
+STOCK = Layout()
+FLASH_BYTES = 2048 * 1024
+BOARD_H = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "hardware", "micropython", "SENET_PICO", "mpconfigboard.h")
+
+
+def senet_board():
+    """(the board name, the Layout) of hardware/micropython/SENET_PICO: the rp2
+    port puts the file system at the end of the flash and the partition just
+    below it (ports/rp2/rp2_flash.c)."""
+    with open(BOARD_H) as f:
+        text = f.read()
+    name = re.search(r'#define\s+MICROPY_HW_BOARD_NAME\s+"([^"]+)"', text).group(1)
+    sizes = {}
+    for key, expr in re.findall(r"#define\s+(MICROPY_HW_\w+_BYTES)\s+(.+)", text):
+        for known, value in sizes.items():
+            expr = expr.replace(known, str(value))
+        if not re.fullmatch(r"[\d\s()*+\-]+", expr):
+            raise ValueError("%s: %s is not a plain size: %s" % (BOARD_H, key, expr))
+        sizes[key] = eval(expr)
+    storage, romfs = sizes["MICROPY_HW_FLASH_STORAGE_BYTES"], sizes["MICROPY_HW_ROMFS_BYTES"]
+    fs_start = XIP_BASE + FLASH_BYTES - storage
+    return name, Layout(fs_start, storage // FS_BLOCK, fs_start - romfs, romfs)
+
+
+def layout_of(pages):
+    """The Layout MicroPython's own ``pages`` were built for: the Senet board's
+    when its name is in them, else RPI_PICO's."""
+    try:
+        name, layout = senet_board()
+    except OSError:                  # an install without the clone's hardware/ folder
+        return STOCK
+    text = b"".join(data for _, data in sorted(pages))
+    return layout if name.encode() in text else STOCK
 
 
 # -- UF2 blocks ---------------------------------------------------------------------
@@ -103,7 +167,8 @@ def unpack(data, name):
 
 
 def read_micropython(path):
-    """MicroPython's UF2 for the Pico, as pages ending below the file system."""
+    """MicroPython's UF2 for the Pico, as pages ending below the file system
+    (below the ROMFS partition, for the Senet board's own build)."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -113,31 +178,35 @@ def read_micropython(path):
     if not pages:
         raise Uf2Error(NOT_UF2 % (path, "no block for the flash"))
     end = max(addr for addr, _ in pages) + PAYLOAD
-    if end > FS_START:
-        raise Uf2Error(OVERLAPS % (path, end, FS_START))
+    first = layout_of(pages).first()
+    if end > first:
+        raise Uf2Error(OVERLAPS % (path, end, first))
     return pages
 
 
 # -- the file system ------------------------------------------------------------------
 
-def littlefs_image(folder):
-    """The Pico's whole file system, holding every file under ``folder``."""
+def littlefs_image(folder, blocks=FS_BLOCKS, skip=()):
+    """The Pico's whole file system of ``blocks`` blocks, holding every file
+    under ``folder`` but those under the folders ``skip``."""
     try:
         from littlefs import LittleFS, LittleFSError
     except ImportError:
         raise Uf2Error(NO_LITTLEFS)
-    fs = LittleFS(mount=False, **LITTLEFS)
+    fs = LittleFS(mount=False, **dict(LITTLEFS, block_count=blocks))
     fs.format()
     fs.mount()
     try:
         for path, data in sorted(read_tree(folder).items()):
+            if any(path.startswith(top + "/") for top in skip):
+                continue
             parent = path.rpartition("/")[0]
             if parent:
                 fs.makedirs(parent, exist_ok=True)
             with fs.open(path, "wb") as f:
                 f.write(data)
     except LittleFSError as e:
-        raise Uf2Error(TOO_BIG % (FS_BLOCK * FS_BLOCKS // 1024, e))
+        raise Uf2Error(TOO_BIG % (FS_BLOCK * blocks // 1024, e))
     fs.unmount()
     return bytes(fs.context.buffer)
 
@@ -158,11 +227,37 @@ def image_pages(image, start=FS_START):
     return [(start + at, image[at:at + PAYLOAD]) for at in range(0, len(image), PAYLOAD)]
 
 
+def romfs_pages(folder, layout):
+    """The ROMFS image of ``folder``/lib, cut into pages at the partition."""
+    from host_tools.board.build import romfs_image
+    from host_tools.board.messages import DeployError
+    with tempfile.TemporaryDirectory() as tmp:
+        image = os.path.join(tmp, "senet.romfs")
+        try:
+            size, _ = romfs_image(folder, image)
+        except DeployError as e:
+            raise Uf2Error(str(e).rstrip(".") + ".")
+        if size > layout.romfs_bytes:
+            raise Uf2Error(ROMFS_TOO_BIG % (size / 1024, layout.romfs_bytes / 1024))
+        with open(image, "rb") as f:
+            data = f.read()
+        # whole pages: the boot ROM programs 256 bytes at a time (0xff is erased flash)
+        return image_pages(data + b"\xff" * (-len(data) % PAYLOAD), layout.romfs_start)
+
+
 def write(folder, out, micropython=None):
     """Write ``out``: the files under ``folder`` as the Pico's file system, after
-    MicroPython's own pages if ``micropython`` names its UF2. Returns the size."""
+    MicroPython's own pages if ``micropython`` names its UF2; for the Senet
+    board's own MicroPython, lib/ as a ROMFS image in its partition and the
+    rest in its file system. Returns the size."""
     pages = read_micropython(micropython) if micropython else []
-    pages = sorted(pages) + image_pages(littlefs_image(folder))
+    layout = layout_of(pages) if pages else STOCK
+    if layout.romfs_bytes:
+        pages = (sorted(pages) + romfs_pages(folder, layout)
+                 + image_pages(littlefs_image(folder, layout.fs_blocks, skip=("lib",)),
+                               layout.fs_start))
+    else:
+        pages = sorted(pages) + image_pages(littlefs_image(folder))
     data = pack(pages)
     tmp = out + ".part"
     try:

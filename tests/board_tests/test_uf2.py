@@ -253,3 +253,90 @@ def test_a_missing_micropython_file_or_no_uf2_is_refused_in_one_line(tmp_path, c
     assert main(["build", str(tmp_path / "out"), "--micropython", str(uf2)]) == 2
     assert "--uf2" in capsys.readouterr().err
     assert not uf2.exists() and not (tmp_path / "out").exists()
+
+
+# -- the Senet board's own MicroPython, with a ROMFS partition ------------------------------
+
+SENET_ROMFS_START = XIP_BASE + 0xA0000   # hardware/micropython/SENET_PICO: 256 KB of ROMFS,
+SENET_ROMFS_BYTES = 256 * 1024           # then 1152 KB of file system to the end of the flash
+SENET_FS_START = XIP_BASE + 0xE0000
+SENET_FS_BYTES = 1152 * 1024
+ROMFS_HEADER = b"\xd2\xcd\x31"
+
+
+def senet_micropython(path, reach=0):
+    """A made-up UF2 of the Senet board's MicroPython: pattern pages, its board
+    name (as the binary carries it in sys.implementation._machine) across a
+    page boundary, and a page ``reach`` bytes into the partition if given."""
+    body = bytes(range(256)) * 3 + b"Raspberry Pi Pico (Senet board, ROMFS) with RP2040"
+    body = (bytes(240) + body).ljust(256 * 6, b"\0")
+    chunks = [(XIP_BASE + at, body[at:at + 256]) for at in range(0, len(body), 256)]
+    if reach:
+        chunks.append((SENET_ROMFS_START + reach, b"\3" * 256))
+    path.write_bytes(write_uf2(chunks))
+    return chunks
+
+
+@pytest.fixture(scope="module")
+def senet(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("senet")
+    firmware = tmp / "SENET_PICO-firmware.uf2"
+    chunks = senet_micropython(firmware)
+    uf2, image = tmp / "senet.uf2", tmp / "senet.romfs"
+    assert main(["build", "--uf2", str(uf2), "--micropython", str(firmware)]) == 0
+    assert main(["build", "--romfs", str(image)]) == 0
+    return {"blocks": read_uf2(uf2.read_bytes()), "chunks": chunks,
+            "image": image.read_bytes()}
+
+
+def test_the_senet_micropython_gets_the_firmware_as_a_romfs_image_in_its_partition(senet):
+    blocks = senet["blocks"]
+    headers_are_sound(blocks)
+    assert [(b["addr"], b["payload"]) for b in blocks[:6]] == senet["chunks"]
+    image = senet["image"]
+    assert image.startswith(ROMFS_HEADER)
+    held = flash_region(blocks, SENET_ROMFS_START, SENET_ROMFS_BYTES)
+    assert held[:len(image)] == image
+    # nothing else between MicroPython and the file system
+    assert all(SENET_ROMFS_START <= b["addr"] < SENET_ROMFS_START + len(image) + 255
+               for b in blocks[6:] if b["addr"] < SENET_FS_START)
+
+
+def test_its_file_system_moved_and_holds_only_main_and_config(senet):
+    blocks = senet["blocks"]
+    assert blocks[-1]["addr"] + 256 == SENET_FS_START + SENET_FS_BYTES
+    region = flash_region(blocks, SENET_FS_START, SENET_FS_BYTES)
+    fs = LittleFS(context=Flash(region), mount=False, **dict(RP2, block_count=288))
+    fs.mount()
+    files = files_in(fs)
+    assert sorted(files) == ["config.json", "main.py"], sorted(files)
+    assert b"run()" in files["main.py"]
+
+
+def test_micropython_runs_the_firmware_from_the_partition_the_uf2_fills(senet, tmp_path):
+    """The unix port's own VfsRom reads the partition as the UF2 leaves it."""
+    import subprocess
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import romfs_run
+    region = tmp_path / "partition.bin"
+    region.write_bytes(flash_region(senet["blocks"], SENET_ROMFS_START, SENET_ROMFS_BYTES))
+    script = tmp_path / "run.py"
+    script.write_text("import sys\nsys.path.insert(0, %r)\nimport romfs_mount\n"
+                      "sys.path.insert(0, '/rom')\nimport firmware.version, engine.rules\n"
+                      "print(firmware.version.__file__, engine.rules.__file__)\n"
+                      % os.path.dirname(romfs_run.__file__))
+    run = subprocess.run(romfs_run.command(str(region), [str(script)]), capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.split() == ["/rom/firmware/version.mpy", "/rom/engine/rules.mpy"]
+
+
+def test_a_senet_micropython_reaching_into_its_partition_is_refused(tmp_path, capsys):
+    firmware = tmp_path / "SENET_PICO-firmware.uf2"
+    senet_micropython(firmware, reach=4096)
+    uf2 = tmp_path / "out.uf2"
+    assert main(["build", "--uf2", str(uf2), "--micropython", str(firmware)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "0x100a0000" in err, err
+    assert not uf2.exists()

@@ -4,15 +4,16 @@ flash layout adds up, and the firmware's ROMFS image fits its partition.
 The rp2 port asserts at build time that both sizes are whole 4 KB sectors
 (ports/rp2/rp2_flash.c) and puts the partition just below the flash file
 system, taking the room from the code space unless the file system shrinks:
-the layout must leave MicroPython the 640 KB it has on RPI_PICO. No
+the layout must leave MicroPython the 640 KB it has on RPI_PICO. The layout
+is read by host_tools/board/uf2.py, which writes a UF2 for that build. No
 MicroPython was built here; these check the definition's numbers.
 """
 
 import os
-import re
 import subprocess
 import sys
 
+from host_tools.board.uf2 import XIP_BASE, senet_board
 import paths
 
 BOARD = os.path.join(paths.ROOT, "hardware", "micropython", "SENET_PICO")
@@ -21,29 +22,18 @@ RPI_PICO_STORAGE = 1408 * 1024          # ports/rp2/boards/RPI_PICO/mpconfigboar
 K = 1024
 
 
-def defines():
-    """{name: bytes} of the board header's size definitions, evaluated."""
-    with open(os.path.join(BOARD, "mpconfigboard.h")) as f:
-        text = f.read()
-    found = {}
-    for name, expr in re.findall(r"#define\s+(MICROPY_HW_\w+_BYTES)\s+(.+)", text):
-        for known, value in found.items():
-            expr = expr.replace(known, str(value))
-        assert re.fullmatch(r"[\d\s()*+\-]+", expr), (name, expr)
-        found[name] = eval(expr)
-    return found
-
-
 def romfs_bytes():
-    return defines()["MICROPY_HW_ROMFS_BYTES"]
+    return senet_board()[1].romfs_bytes
 
 
 def test_the_layout_leaves_micropython_its_code_space():
-    d = defines()
-    romfs, storage = d["MICROPY_HW_ROMFS_BYTES"], d["MICROPY_HW_FLASH_STORAGE_BYTES"]
-    assert romfs > 0 and romfs % (4 * K) == 0 and storage % (4 * K) == 0, d
-    code = PICO_FLASH - storage - romfs
-    assert code == PICO_FLASH - RPI_PICO_STORAGE == 640 * K, code
+    name, layout = senet_board()
+    assert "Senet" in name
+    assert layout.romfs_bytes > 0 and layout.romfs_bytes % (4 * K) == 0
+    storage = layout.fs_blocks * 4 * K
+    assert layout.fs_start - XIP_BASE + storage == PICO_FLASH          # the end of the flash
+    assert layout.romfs_start + layout.romfs_bytes == layout.fs_start  # just below it
+    assert layout.romfs_start - XIP_BASE == PICO_FLASH - RPI_PICO_STORAGE == 640 * K
 
 
 def test_the_firmwares_image_fits_the_partition_with_room_to_grow(tmp_path):
