@@ -31,6 +31,9 @@ need /usr/sbin/mosquitto mosquitto "the remote-play tests"
 # Debian's gdb counts the MicroPython collector's mark-stack overflows in a
 # real run of the board loop (tests/firmware_tests/test_gc_overflow.py).
 need gdb gdb "the collector's overflow test"
+# valgrind's callgrind counts the collector's instructions, the same on any
+# host (tests/firmware_tests/test_gc_instructions.py).
+need valgrind valgrind "the collector's instruction counts"
 
 if [ ! -x .venv/bin/python ]; then
     echo "== creating .venv"
