@@ -220,9 +220,10 @@ def run(config_path=CONFIG_FILE, store_dir=".", hal=None):
     except Exception as e:
         _start_failed(hal, hw, health, e, store_dir)
         return
+    in_place = globals().get("__file__", "").startswith("/rom/")    # a ROMFS partition's
     hello = {"event": "hello", "version": VERSION, "ruleset": config.get("ruleset"),
              "mode": config.get("mode"), "watchdog": museum, "watchdog_ms": WATCHDOG_MS,
-             "leds": hw.strip.count}
+             "leds": hw.strip.count, "romfs": in_place}
     emit(hello)
     if messages:                     # the App gets the checked config: say it here
         emit({"event": "config", "messages": messages})

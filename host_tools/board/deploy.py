@@ -145,8 +145,10 @@ def deploy(port=None, config=None, build_dir=None, timeout=START_TIMEOUT, mip_in
         for note in notes:
             say("  board says: %s" % note.get("message"))
         elapsed = time.monotonic() - t0
-        say("Board ready: Senet firmware %s, ruleset %s, mode %s (%.1f s)"
-            % (event.get("version"), event.get("ruleset"), event.get("mode"), elapsed))
+        say("Board ready: Senet firmware %s, ruleset %s, mode %s%s (%.1f s)"
+            % (event.get("version"), event.get("ruleset"), event.get("mode"),
+               ", run in place from its ROMFS partition" if event.get("romfs") else "",
+               elapsed))
         return {"port": port, "copied": list(todo.copy), "bytes": copied,
                 "removed": [p for p, _ in todo.remove], "unchanged": list(todo.unchanged),
                 "hello": event, "seconds": elapsed, "installed": installed,

@@ -80,6 +80,7 @@ def test_the_firmware_goes_into_the_partition_and_only_main_and_config_to_the_fl
     held = partition(board)
     assert image.startswith(ROMFS_HEADER) and held[:len(image)] == image
     assert first["hello"]["version"] == firmware_version()
+    assert first["hello"]["romfs"] is True            # the board says where it runs from
 
 
 def test_the_board_runs_the_firmware_from_the_partition(board, first):
@@ -109,6 +110,7 @@ def test_without_romfs_the_firmware_goes_to_lib_and_the_partition_is_emptied(
     assert "lib/firmware/board.mpy" in tree(board.flash)
     said = board_says(board.port, "import firmware.board\nprint(firmware.board.__file__)")
     assert said == "/lib/firmware/board.mpy", said
+    assert third["hello"]["romfs"] is False
     # and back: the partition takes the firmware again, lib/ gives it up
     fourth = deploy.deploy(board.port, build_dir=str(tmp_path / "again"))
     assert fourth["romfs_written"] and "lib/firmware" in fourth["removed"], fourth
