@@ -22,7 +22,8 @@ from host_tools.board.transport import precheck
 from standin import StandIn
 from standin.device import FAKES
 from standin.scenario import hook
-from test_deploy import SCRIPT, read_events, tree
+# ``first``, test_deploy's fixture, deploys once to this module's ``board``
+from test_deploy import SCRIPT, first, read_events, tree  # noqa: F401
 
 pytestmark = pytest.mark.micropython
 
@@ -57,14 +58,6 @@ def board(tmp_path_factory):
     dev.start()
     yield dev
     dev.stop()
-
-
-@pytest.fixture(scope="module")
-def first(board, tmp_path_factory):
-    out = str(tmp_path_factory.mktemp("first") / "build")
-    result = deploy.deploy(board.port, build_dir=out)
-    result["build"] = out
-    return result
 
 
 def test_the_firmware_goes_into_the_partition_and_only_main_and_config_to_the_flash(
