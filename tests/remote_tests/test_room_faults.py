@@ -229,6 +229,10 @@ def test_both_boards_throwing_at_once_make_one_throw(broker):  # noqa: F811
     a, b = both(27, broker.port)
     try:
         joined(a, b)
+        # joining, the players may already throw in the opening (a board throws
+        # once it sees the other): wait until both boards have every throw, or
+        # each would say the throw is the other's while one is on the way
+        wait_real(lambda: a.room.ply == b.room.ply, [a, b])
         for n in range(3):               # the opening, then two turns later on
             if n:
                 play(a, b, until=lambda: a.app.state == "throw" and b.app.state == "throw"
