@@ -19,6 +19,7 @@ import pytest
 from host_tools.board import deploy
 from host_tools.board.build import ROMFS_HEADER, firmware_version
 from host_tools.board.transport import precheck
+from host_tools.board.uf2 import senet_board
 from standin import StandIn
 from standin.device import FAKES
 from standin.scenario import hook
@@ -27,9 +28,7 @@ from test_deploy import SCRIPT, first, read_events, tree  # noqa: F401
 
 pytestmark = pytest.mark.micropython
 
-from hardware_tests.test_micropython_board import romfs_bytes  # noqa: E402
-
-PARTITION = romfs_bytes()          # hardware/micropython/SENET_PICO's partition
+PARTITION = senet_board()[1].romfs_bytes      # hardware/micropython/SENET_PICO's
 
 
 def board_says(port, code):
