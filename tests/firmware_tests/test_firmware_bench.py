@@ -57,6 +57,9 @@ def test_the_firmware_benchmark_runs_on_micropython_from_mpy_files(tmp_path):
     # the goal's figure: every collection pass follows a save, and a save with
     # its collection is at least as long as either (medians of the same saves)
     assert report["save_gc_pairs"] == report["gc_steps"] > 100, report
+    # every save and collection is kept however many other steps come out
+    # long on this host (they crowded saves out on a fast one: 80 of 266)
+    assert report["save_steps_not_noted"] == 0, report
     assert report["save_gc_us"] >= max(report["save_step_us"], report["gc_step_us"])
     assert report["save_gc_max_us"] >= report["gc_step_max_us"]
     assert "the save with its collection" in out
