@@ -2,12 +2,14 @@
 
 The stand-in (tests/standin) is given a partition of the size the board's
 MicroPython build has (hardware/micropython/SENET_PICO, ``romfs=``): it
-answers ``vfs.rom_ioctl`` as the rp2 port does, over memory outside its heap
-kept in a file beside its flash folder, and mounts a valid image at /rom at
-each boot, where the real unix port's ``VfsRom`` runs the bytecode in place.
-The image is built and written by the real mpremote (``romfs build``,
-``romfs deploy``). No Pico with such a partition was at hand: the rp2 side
-is the partition's interface as mpremote uses it, not the chip.
+answers ``vfs.rom_ioctl`` over memory outside its heap kept in a file beside
+its flash folder, giving the partition as memory as the unix and qemu ports
+do (the rp2 port gives a block device, which mpremote writes through its
+``writeblocks``, and deploy's probe reads either), and mounts a valid image at
+/rom at each boot, where the real unix port's ``VfsRom`` runs the bytecode in
+place. The image is built and written by the real mpremote (``romfs build``,
+``romfs deploy``). No Pico with such a partition was at hand: the rp2 side is
+the partition's interface as mpremote uses it, not the chip.
 """
 
 import os

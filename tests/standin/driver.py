@@ -110,9 +110,11 @@ sys.path[:] = ["", ".frozen", "/lib"]
 if "romfs" in opts:
     # A MicroPython built with a ROMFS partition: the partition is memory
     # outside the heap that tests/romfs_run.py --partition keeps in a file;
-    # vfs.rom_ioctl answers as the rp2 port's does (the operations mpremote's
-    # romfs query and deploy use), and a valid image is mounted at /rom at
-    # start-up, its bytecode run in place.
+    # vfs.rom_ioctl answers the operations mpremote's romfs query and deploy
+    # use, giving the partition as memory, as the unix and qemu ports do (the
+    # rp2 port gives a block device, which mpremote writes through
+    # writeblocks instead); a valid image is mounted at /rom at start-up, its
+    # bytecode run in place.
     import uctypes
     import vfs as _vfs
     _at, _size = [int(x) for x in os.getenv("SENET_ROMFS_PARTITION").split()]
