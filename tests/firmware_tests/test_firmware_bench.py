@@ -50,7 +50,10 @@ def test_the_firmware_benchmark_runs_on_micropython_from_mpy_files(tmp_path):
                        "max_step_us", "pico_max_step_ms"):
         assert report[key] > 0, key
     assert report["save_step_max_us"] >= report["save_step_us"]
-    assert report["max_step_kind"] in ("throw", "move", "pass", "start", "new", "undo", "other")
+    # any step but a save and its collection: a background rewrite's too (the
+    # longest on a host where file writes are slow against the bytecode)
+    assert report["max_step_kind"] in ("throw", "move", "pass", "start", "new", "undo", "other",
+                                       "work"), report["max_step_kind"]
     assert report["peak_heap_bytes"] >= report["heap_at_start_bytes"]
     assert abs(report["heap_bytes"] - 480 * 1024) < 24 * 1024    # the Pico's blocks
     assert "about the Pico's: as many blocks to collect (-X heapsize=480K)" in out
