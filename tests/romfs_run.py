@@ -13,7 +13,7 @@ the unix port (its ``micropython_run`` library, in this process) with the
 arguments given; the script run mounts it at /rom with
 tests/romfs_mount.py, as the Pico's MicroPython mounts its partition at
 start-up. The image is built with the real ``mpremote romfs build``
-(``build_image``).
+(host_tools/board/build.py ``romfs_image``, as deploy builds it).
 
     python tests/romfs_run.py --partition FILE SIZE [micropython arguments...]
 
@@ -24,22 +24,13 @@ answers ``vfs.rom_ioctl`` over it).
 
 import ctypes
 import os
-import subprocess
 import sys
+
+from host_tools.board.build import ROMFS_HEADER
 
 ENV = "SENET_ROMFS"
 PARTITION_ENV = "SENET_ROMFS_PARTITION"     # the stand-in board's writable partition
 MOUNT = "/rom"
-
-
-def build_image(lib, dest, mpremote):
-    """A ROMFS image of the folder ``lib`` (its .mpy files as they are) at
-    ``dest``, built by ``mpremote`` (the path of the tool); returns ``dest``."""
-    result = subprocess.run([mpremote, "romfs", "--no-mpy", "--output", str(dest), "build",
-                             str(lib)], capture_output=True, text=True)
-    if result.returncode != 0 or not os.path.isfile(dest):
-        raise RuntimeError("mpremote romfs build failed: " + result.stdout + result.stderr)
-    return str(dest)
 
 
 def command(image, args):
@@ -77,7 +68,7 @@ def main(argv):
                  "[micropython arguments...]")
     with open(argv[1], "rb") as f:
         image = f.read()
-    if not image.startswith(b"\xd2\xcd\x31"):
+    if not image.startswith(ROMFS_HEADER):
         sys.exit("%s is not a ROMFS image (it does not start with the ROMFS header)" % argv[1])
     held = ctypes.create_string_buffer(image, len(image))     # lives until the port exits
     os.environ[ENV] = "%d %d" % (ctypes.addressof(held), len(image))

@@ -240,12 +240,13 @@ ROMFS_NAME = "senet.romfs"       # deploy's image, beside the staged tree's lib/
 ROMFS_HEADER = b"\xd2\xcd\x31"
 
 
-def romfs_image(out, dest):
-    """One ROMFS image at ``dest`` of lib/ in the staged tree ``out`` (the .mpy
-    files as staged; its root holds engine/ and firmware/, which MicroPython
-    finds on /rom). Made by mpremote's own builder; returns (bytes, sha256)."""
+def romfs_image(lib, dest):
+    """One ROMFS image at ``dest`` of the folder ``lib`` (a staged tree's lib/:
+    the .mpy files as they are; its root holds engine/ and firmware/, which
+    MicroPython finds on /rom). Made by mpremote's own builder; returns
+    (bytes, sha256)."""
     result = run_quiet([sys.executable, "-m", "mpremote", "romfs", "--no-mpy", "--output",
-                        dest, "build", os.path.join(out, "lib")])
+                        dest, "build", lib])
     said = [line for line in result.stdout.splitlines() if line.strip()]
     if result.returncode != 0 or not os.path.isfile(dest):
         raise DeployError(ROMFS_BUILD_FAILED % (said[-1].strip() if said else

@@ -84,7 +84,7 @@ def romfs_plan(built, flash, say, wanted=True):
     if not wanted:
         return _cleared(built, flash, say)
     image = os.path.join(built.out, ROMFS_NAME)
-    size, digest = romfs_image(built.out, image)
+    size, digest = romfs_image(os.path.join(built.out, "lib"), image)
     if size > flash.romfs:
         say("  " + ROMFS_TOO_BIG % (size / 1024, flash.romfs / 1024))
         return _cleared(built, flash, say)
@@ -198,7 +198,7 @@ def run_build(args):
         tmp = None if args.out else out
         built = build(out, args.mpy, args.config, quiet=tmp is not None)
         if args.romfs:
-            size, _ = romfs_image(built.out, args.romfs)
+            size, _ = romfs_image(os.path.join(built.out, "lib"), args.romfs)
             print("Wrote %s: %.1f KB, the engine and firmware as one ROMFS image; put it on "
                   "a board built with a ROMFS partition with `mpremote romfs deploy %s`, "
                   "then copy main.py" % (args.romfs, size / 1024, args.romfs), flush=True)

@@ -234,7 +234,7 @@ def romfs_pages(folder, layout):
     with tempfile.TemporaryDirectory() as tmp:
         image = os.path.join(tmp, "senet.romfs")
         try:
-            size, _ = romfs_image(folder, image)
+            size, _ = romfs_image(os.path.join(folder, "lib"), image)
         except DeployError as e:
             raise Uf2Error(str(e).rstrip(".") + ".")
         if size > layout.romfs_bytes:

@@ -139,8 +139,9 @@ def main(args):
         command = [micropython, "-X", "heapsize=480K"] + bench
         if romfs:
             import romfs_run
-            image = romfs_run.build_image(lib, os.path.join(tmp, "firmware.romfs"),
-                                          tool("mpremote"))
+            from host_tools.board.build import romfs_image
+            image = os.path.join(tmp, "firmware.romfs")
+            romfs_image(lib, image)
             command = romfs_run.command(image, ["-X", "heapsize=480K", bench[0],
                                                 romfs_run.MOUNT] + bench[2:])
         out_file = os.path.join(tmp, "loop.out")

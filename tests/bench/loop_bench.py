@@ -117,8 +117,9 @@ if sys.implementation.name == "cpython":
         command = [tool("micropython"), "-X", "heapsize=480K", os.path.abspath(__file__), lib]
         if romfs:
             import romfs_run
-            image = romfs_run.build_image(lib, os.path.join(tmp, "firmware.romfs"),
-                                          tool("mpremote"))
+            from host_tools.board.build import romfs_image
+            image = os.path.join(tmp, "firmware.romfs")
+            romfs_image(lib, image)
             command = romfs_run.command(image, command[1:4] + [romfs_run.MOUNT])
             print("the firmware in a ROMFS image (%d bytes), imported in place from /rom"
                   % os.path.getsize(image), flush=True)

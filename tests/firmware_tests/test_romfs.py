@@ -23,6 +23,7 @@ pytestmark = pytest.mark.micropython
 
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 import romfs_run  # noqa: E402
+from host_tools.board.build import romfs_image  # noqa: E402
 
 HEAP = "480K"
 
@@ -47,7 +48,8 @@ def built(tmp_path_factory):
     """(lib folder, ROMFS image of it)."""
     where = tmp_path_factory.mktemp("romfs")
     lib = compile_lib(where / "lib")
-    image = romfs_run.build_image(lib, str(where / "firmware.romfs"), tool("mpremote"))
+    image = str(where / "firmware.romfs")
+    romfs_image(lib, image)
     return lib, image
 
 
