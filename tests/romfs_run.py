@@ -26,7 +26,8 @@ import ctypes
 import os
 import sys
 
-from host_tools.board.build import ROMFS_HEADER
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from host_tools.board.build import ROMFS_HEADER  # noqa: E402  (run as a script, from tests/)
 
 ENV = "SENET_ROMFS"
 PARTITION_ENV = "SENET_ROMFS_PARTITION"     # the stand-in board's writable partition
