@@ -260,3 +260,56 @@ def test_a_program_that_stops_with_the_watchdog_armed_is_restarted_when_it_bites
         assert dev.restarts == 1
     finally:
         dev.stop()
+
+
+def test_a_micropython_that_dies_at_every_start_is_given_up_and_mpremote_stops(
+        tmp_path, monkeypatch):
+    """A launcher that cannot start (once: a script that could not import
+    what it needed) died and was started again for ever, and a deploy test
+    waited on it for ever. The stand-in gives up after DEAD_STARTS such
+    deaths, says why, and closes the line: mpremote ends with an error."""
+    from standin import device
+    monkeypatch.setattr(device, "micropython_binary", lambda: "false")   # exits at once
+    notes = []
+    dev = StandIn(str(tmp_path / "flash"), note=notes.append)
+    dev.start()
+    try:
+        deadline = time.monotonic() + HANG_S
+        while dev.failed is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert dev.failed is not None, "the stand-in never gave up: %s" % notes
+        assert "died as it started, %d times in a row" % device.DEAD_STARTS in dev.failed
+        assert dev.restarts == device.DEAD_STARTS - 1
+        assert b"stand-in: gave up: its MicroPython died as it started" in dev.log
+        out = subprocess.run([sys.executable, "-m", "mpremote", "connect", dev.port,
+                              "fs", "ls"], capture_output=True, text=True, timeout=HANG_S)
+        assert out.returncode != 0, out.stdout + out.stderr
+    finally:
+        dev.stop()
+
+
+@pytest.mark.micropython
+def test_a_micropython_that_runs_before_it_dies_is_always_started_again(tmp_path,
+                                                                       monkeypatch):
+    """Deaths after a start that worked are a board that comes back: one of
+    them ends a run of deaths at the start, so the stand-in never gives up
+    on DEAD_STARTS - 1 early deaths, a late one, and DEAD_STARTS - 1 more.
+    DEAD_START_S is set per kill (huge: the death counts as one at the
+    start; zero: as one after a start that worked), so no verdict here
+    rests on how fast the host is."""
+    from standin import device
+    from standin.scenario import hook
+    dev = StandIn(flashed(tmp_path), fakes=FAKES, boot_hook=hook(), run_main=True)
+    dev.start()
+    line = Line(dev.port)
+    early = [1e6] * (device.DEAD_STARTS - 1)
+    try:
+        for n, start_s in enumerate(early + [0.0] + early):
+            line.wait(lambda e: e["event"] == "hello", "hello %d" % (n + 1))
+            monkeypatch.setattr(device, "DEAD_START_S", start_s)
+            os.kill(dev._proc.pid, 9)
+        line.wait(lambda e: e["event"] == "hello", "hello after the last kill")
+    finally:
+        line.close()
+        dev.stop()
+    assert dev.failed is None and dev.restarts == 2 * device.DEAD_STARTS - 1

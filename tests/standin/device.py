@@ -33,12 +33,17 @@ Left on for days, it comes back as a Pico does: the firmware's
 main.py ending with the fake watchdog still armed restarts it when the
 watchdog's timeout has passed (``timer``, a clock in seconds); a MicroPython
 process that dies is started again. ``note`` (a function of one line of
-text) hears of each restart.
+text) hears of each restart. One that dies at every start (a broken
+launcher, an import that fails before anything runs) is not a board that
+comes back: after ``DEAD_STARTS`` such deaths in a row the stand-in gives
+up, says why on the serial line and in ``failed``, and closes the line, so
+the tool on the laptop stops with an error instead of waiting for ever.
 
     with StandIn(flash_dir) as dev:
         subprocess.run(["mpremote", "connect", dev.port, "fs", "ls"])
 """
 
+import errno
 import os
 import select
 import shutil
@@ -59,6 +64,8 @@ BANNER = (b"MicroPython v1.29.0 on 2026-01-01; Raspberry Pi Pico with RP2040 "
           b"(stand-in)\r\nType \"help()\" for more information.\r\n")
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 PASTE_WINDOW = 128
+DEAD_STARTS = 5          # deaths in a row, each this soon after its start:
+DEAD_START_S = 5.0       # a process that cannot start (wall-clock seconds)
 
 
 def micropython_binary():
@@ -91,6 +98,9 @@ class StandIn:
         # (FLASH_DIR.romfs), as a MicroPython built with one has
         self.romfs = romfs
         self.restarts = 0                 # resets, watchdog bites and process deaths
+        self.failed = None                # why the stand-in gave up (DEAD_STARTS)
+        self._dead_starts = 0             # processes in a row that died as they started
+        self._spawned_at = 0.0
         self._watchdog_due = None         # timer() at which an armed watchdog bites
         self._fifos = ()
         self.log = bytearray()            # everything sent to the laptop
@@ -190,13 +200,32 @@ class StandIn:
             args.append("free=%d" % self.free)
         if self.romfs:
             args.append("romfs=1")
+        self._spawned_at = time.monotonic()
         self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, bufsize=0)
         # Open order matches the driver's: its reads first, then its writes.
-        self._ctl_in = open(ctl_in, "wb", buffering=0)
+        self._ctl_in = self._writer(ctl_in)
         self._ctl_out = os.open(ctl_out, os.O_RDONLY | os.O_NONBLOCK)
         os.set_blocking(self._proc.stdout.fileno(), False)
         self._ctl_buf = b""
+
+    def _writer(self, path):
+        """The FIFO's write end, once the new process has opened its read
+        end. A plain open() would wait for ever on a process that died
+        first; that one gets a sink instead, and the loop sees it dead and
+        starts it again (``_revive``)."""
+        while True:
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError as e:
+                if e.errno != errno.ENXIO:       # ENXIO: no reader yet
+                    raise
+                if self._proc.poll() is not None:
+                    return open(os.devnull, "wb", buffering=0)
+                time.sleep(0.005)
+                continue
+            os.set_blocking(fd, True)
+            return open(fd, "wb", buffering=0)
 
     def _boot(self, first=False, run_main=None):
         """Soft reboot: a new MicroPython process, an empty heap, no globals."""
@@ -295,12 +324,34 @@ class StandIn:
         a Pico left alone always comes back. True if it restarted."""
         if proc is not None and proc is self._proc and proc.poll() is not None:
             why = "its MicroPython process ended (exit status %s)" % proc.returncode
+            if time.monotonic() - self._spawned_at < DEAD_START_S:
+                self._dead_starts += 1
+                if self._dead_starts >= DEAD_STARTS:
+                    self._give_up("its MicroPython died as it started, %d times in a row "
+                                  "(exit status %s)" % (self._dead_starts, proc.returncode))
+                    return True
+            else:
+                self._dead_starts = 0
         elif self._watchdog_due is not None and self.timer() >= self._watchdog_due:
             why = "its watchdog was left armed and nothing fed it"
         else:
             return False
         self._restart(why)
         return True
+
+    def _give_up(self, why):
+        """No more restarts: said on the line, which is then closed (the
+        laptop's reads fail), and kept in ``failed``."""
+        self.failed = why
+        self.note("stand-in: gave up: %s" % why)
+        self._send(b"\r\nstand-in: gave up: %s\r\n" % why.encode())
+        self._kill()
+        self._stop = True
+        master, self._master = self._master, -1     # stop() closes no other file
+        try:
+            os.close(master)
+        except OSError:
+            pass
 
     def _restart(self, why):
         """A power-on that runs main.py, as the Pico's watchdog or reset gives."""
