@@ -211,6 +211,13 @@ class App:
         if self.mode == "museum":
             from firmware.museum import Museum
             self._museum = Museum(self, cfg["museum"])
+        hint = cfg.get("hint")           # absent: null, the mode's default
+        if self._computer is not None or (self.mode != "museum" if hint is None else hint):
+            # A board that may search (its computer, a hint) loads the search
+            # now, low in the heap, and not in a pass of the loop: its import
+            # is some 20-40 ms on a Pico (firmware/computer.py ``ready``).
+            from firmware.computer import ready
+            ready(self)
         self._enter_setup()
         if self.game.throw is not None:
             self.sticks = sticks_for(self.game.throw, self.game.ruleset)

@@ -25,8 +25,9 @@ The App calls ``tick(now_ms)`` every step (its ``_mode_tick`` hook) and asks
 ``throws_now()`` before it takes a press of the throw button; the computer
 steers the App through its public members only (``play_throw``, ``expect``,
 ``at_rest``, ...). The engine's
-search (``engine.ai``) is imported on the first decision, so a board in the
-two-player mode never loads it.
+search (``engine.ai``) is imported at start-up (``ready``) by a board that
+may search, or else on its first decision, so a two-player board with the
+hint off never loads it.
 """
 
 try:
@@ -193,6 +194,27 @@ def set_mode(app, cmd):
     return None
 
 
+def ready(app):
+    """At start-up, for a board that may search (its computer, a hint): the
+    search's code (engine.ai) and its tables for the game's ruleset at the
+    levels it may use, made now, low in a fresh heap, and not in a pass of
+    the loop: loaded for the first hint, the import was a pass of 20-40 ms
+    on a Pico and the tables one of some 7 (tests/bench/loop_bench.py,
+    ``think``). No room for them: they load with the first search, as
+    before."""
+    try:
+        import engine.ai
+        levels = [4] if app.config.get("hint") is not False else []
+        if app.computer is not None:
+            levels.append(app.computer.level)
+        for rs in (app.game.ruleset, app.next_ruleset):
+            for level in levels:
+                if level > 1:
+                    engine.ai.tables(rs, engine.ai.LEVELS[level][3])
+    except MemoryError:
+        unload("engine.ai")
+
+
 def pressed(app):
     """The second of two short presses while a throw waits (the App keeps
     the first one's time; this module is loaded only for the second): the
@@ -276,10 +298,12 @@ class Choosing:
         self.thinking = None
 
     def step(self, app):
-        """One slice; True once over. The first three ready the search, a
-        pass each: its code (loaded for the board's first hint or its
-        computer's first move, then kept but by the museum's lone-visitor
-        opponent), the throw's legal moves, the search's state."""
+        """One slice; True once over. The first four ready the search, a
+        pass each: its code (loaded at start-up, ``ready``, or else for the
+        board's first hint or its computer's first move, then kept but by
+        the museum's lone-visitor opponent), the throw's legal moves, the
+        level's tables for the ruleset (made at start-up too, or for a new
+        game's other ruleset), the search's state."""
         game = app.game
         if (game is not self.game or game.position is not self.position
                 or game.throw != self.throw
@@ -287,12 +311,16 @@ class Choosing:
             self.moves = self.thinking = None
             return True
         try:
-            if self.ready < 3:
+            if self.ready < 4:
                 self.ready += 1
                 if self.ready == 1:
                     import engine.ai     # noqa: F401
                 elif self.ready == 2:
                     self.moves = game.ruleset.legal_moves(self.position, self.throw)
+                elif self.ready == 3:
+                    if self.level > 1:
+                        from engine.ai import tables, LEVELS
+                        tables(game.ruleset, LEVELS[self.level][3])
                 else:
                     from engine.ai import thinking
                     self.thinking = thinking(game.ruleset, self.position, self.throw,

@@ -441,12 +441,39 @@ def test_after_a_power_cut_the_computer_plays_on(tmp_path):
     assert after.last("move")["move"] == ONE.text
 
 
-def test_two_players_never_load_the_computer():
-    # engine.ai costs heap on the Pico: only a computer's first decision loads it
+def _loaded_after_a_move(config):
     code = ("import sys; sys.path[:0] = ['tests']\n"
             "from board_sim import BoardSim, throws\n"
-            "b = BoardSim(rng=throws(1)); b.setup(); b.press(); b.move(10, 11)\n"
-            "print('engine.ai' in sys.modules, 'firmware.computer' in sys.modules)\n")
+            "b = BoardSim(config=%r, rng=throws(1)); b.setup(); b.press(); b.move(10, 11)\n"
+            "print('engine.ai' in sys.modules, 'firmware.computer' in sys.modules)\n" % config)
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
-    assert out.stdout.split() == ["False", "False"], out.stdout + out.stderr
+    return out.stdout.split() or [out.stderr]
+
+
+def test_two_players_with_the_hint_off_never_load_the_computer():
+    # engine.ai costs heap on the Pico: a board that never searches never loads it
+    assert _loaded_after_a_move({"hint": False}) == ["False", "False"]
+
+
+def test_a_board_that_may_give_a_hint_loads_the_search_at_start_up():
+    # loaded at the first hint, its import was a pass of 20-40 ms on a Pico
+    assert _loaded_after_a_move({}) == ["True", "True"]
+    assert _loaded_after_a_move({"mode": "museum"}) == ["False", "False"]
+    assert _loaded_after_a_move({"mode": "museum", "hint": True}) == ["True", "True"]
+
+
+def test_start_up_makes_the_tables_of_the_levels_the_board_may_search_at():
+    import engine.ai
+    from firmware.app import App
+    for config, weights in (({}, [engine.ai.WEIGHTS]),
+                            ({"hint": False, "mode": "computer",
+                              "computer": {"side": "B", "level": 2}},
+                             [engine.ai.RACE_WEIGHTS]),
+                            ({"mode": "computer", "computer": {"side": "W", "level": 3}},
+                             [engine.ai.WEIGHTS, engine.ai.RACE_WEIGHTS])):
+        del engine.ai._cache[:]
+        app = App(config=config)
+        rs = app.game.ruleset
+        made = [t.weights for t in engine.ai._cache if t.rs is rs]
+        assert sorted(map(id, made)) == sorted(map(id, weights)), config

@@ -28,7 +28,7 @@ EXTRA = ["tests/board_sim.py", "tests/hand.py", SCRIPT] + [
     for name in ("runner", "scenario_hands", "scenario_stories", "scenario_games",
                  "scenario_power")]
 ROOMY = "512K"
-TARGET = "124K"
+TARGET = "136K"
 CUT_EVERY = 2
 
 
@@ -123,14 +123,17 @@ def in_a_heap(lib, tmp_path, heap):
 
 
 @pytest.mark.micropython
-def test_every_story_runs_in_a_124k_heap_as_a_board_switched_on_for_it(lib, tmp_path):
-    # Measured last on the 64-bit unix port: all 18 stories pass in 120K and
-    # 124K, one (a hungarian game cut at every other action) fails in 116K,
-    # and 13-17 in 112K, the floor until the fast answer, the setup colours,
-    # the usage figures, the remote player's seat and the rewrite in the
-    # background (about 12 KB here, some 7 KB on a Pico: see
-    # docs/dev/firmware-modules.md). 124K is about 71 KB on a Pico, whose heap
-    # is 246 KB: the test holds the firmware's growth, not the Pico's limit.
+def test_every_story_runs_in_a_136k_heap_as_a_board_switched_on_for_it(lib, tmp_path):
+    # Measured last on the 64-bit unix port: all 18 stories pass in 132K and
+    # 136K, 4 fail in 128K and 8 in 124K. The floor was 120K until a board
+    # that may give a hint loaded the search and its tables at start-up
+    # (firmware/computer.py ``ready``: some 10 KB here, 6 KB on a Pico), so
+    # that the first hint is not a loop pass of 20-40 ms; 112K before the
+    # fast answer, the setup colours, the usage figures, the remote player's
+    # seat and the rewrite in the background (see
+    # docs/dev/firmware-modules.md). 136K is about 78 KB on a Pico, whose
+    # heap is 246 KB: the test holds the firmware's growth, not the Pico's
+    # limit.
     summary, failures = in_a_heap(lib, tmp_path, TARGET)
     print("\n".join(summary))
     assert not failures, "%d of %d stories fail in %s:\n%s" % (
