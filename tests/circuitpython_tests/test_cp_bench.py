@@ -77,9 +77,11 @@ exec(open('tests/bench/firmware_bench.py').read())
 def test_the_firmware_benchmark_runs_on_a_micropython_vm_with_circuitpythons_time():
     """The same on the MicroPython unix port (CircuitPython's VM is
     MicroPython's), ``time`` stripped of ``ticks_us``, ``ticks_ms`` and
-    ``ticks_diff``: the heap figures are taken too, as on a board."""
+    ``ticks_diff``: the heap figures are taken too, as on a board. From
+    source, with the search loaded at start-up: 288K failed at the report's
+    last 4 KB allocation, 320K passes."""
     from mpyhelp import tool
-    result = subprocess.run([tool("micropython"), "-X", "heapsize=256K", "-c", HIDE_TIME],
+    result = subprocess.run([tool("micropython"), "-X", "heapsize=320K", "-c", HIDE_TIME],
                             cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
