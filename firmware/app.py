@@ -211,8 +211,7 @@ class App:
         if self.mode == "museum":
             from firmware.museum import Museum
             self._museum = Museum(self, cfg["museum"])
-        hint = cfg.get("hint")           # absent: null, the mode's default
-        if self._computer is not None or (self.mode != "museum" if hint is None else hint):
+        if self._computer is not None or self.hint_on:
             # A board that may search (its computer, a hint) loads the search
             # now, low in the heap, and not in a pass of the loop: its import
             # is some 20-40 ms on a Pico (firmware/computer.py ``ready``).
@@ -264,6 +263,13 @@ class App(App):  # noqa: F811  (the second part: what the modes use)
     # change without breaking them (tests/test_firmware_imports.py checks it).
     # Those that change the game first finish what the passes before left
     # due (``_finish``): a mode never meets a move half played.
+
+    @property
+    def hint_on(self):
+        """The config allows the hint: on, but off in museum mode unless it
+        says so (its "hint" absent: null)."""
+        hint = self.config.get("hint")
+        return self.mode != "museum" if hint is None else hint
 
     @property
     def phase(self):

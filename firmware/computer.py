@@ -203,34 +203,35 @@ def ready(app):
     ``think``). No room for them: they load with the first search, as
     before."""
     try:
-        import engine.ai
-        levels = [4] if app.config.get("hint") is not False else []
+        import engine.ai     # noqa: F401  (a level-1 computer has no tables, but searches)
+        levels = [4] if app.hint_on else []
         if app.computer is not None:
             levels.append(app.computer.level)
         for rs in (app.game.ruleset, app.next_ruleset):
             for level in levels:
-                if level > 1:
-                    engine.ai.tables(rs, engine.ai.LEVELS[level][3])
+                _tables(rs, level)
     except MemoryError:
         unload("engine.ai")
+
+
+def _tables(rs, level):
+    """The search's evaluation tables for ``rs`` at ``level`` (level 1 has
+    none), made now if not made yet; imports the search."""
+    if level > 1:
+        from engine.ai import tables, LEVELS
+        tables(rs, LEVELS[level][3])
 
 
 def pressed(app):
     """The second of two short presses while a throw waits (the App keeps
     the first one's time; this module is loaded only for the second): the
     hint, if the config allows it (on, but off in museum mode unless it
-    says so). True: the presses were the hint's. The search then goes on a
-    slice a quiet pass (``Choosing``). This module and the search, loaded
-    for a board's first hint (the App collects first, so that they go low
-    in the heap, and ``Choosing`` loads the search in a pass of its own),
-    stay: loaded for each hint they took two passes of some 11 ms each on a
-    Pico and spread the hint's code through a heap full of garbage; kept,
-    22 KB on the unix port with the search's tables (about half that on a
-    Pico). A board that does not allow the hint lets this module go
-    again."""
-    allowed = app.config.get("hint")     # absent: null
-    if allowed is None:
-        allowed = app.mode != "museum"
+    says so: ``App.hint_on``). True: the presses were the hint's. The
+    search then goes on a slice a quiet pass (``Choosing``). This module
+    and the search are loaded at start-up on a board that allows the hint
+    (``ready``), and stay. A board that does not allow the hint lets this
+    module go again."""
+    allowed = app.hint_on
     if allowed:
         _hint_begun(app, 4)
     elif app.computer is None:
@@ -318,9 +319,7 @@ class Choosing:
                 elif self.ready == 2:
                     self.moves = game.ruleset.legal_moves(self.position, self.throw)
                 elif self.ready == 3:
-                    if self.level > 1:
-                        from engine.ai import tables, LEVELS
-                        tables(game.ruleset, LEVELS[self.level][3])
+                    _tables(game.ruleset, self.level)
                 else:
                     from engine.ai import thinking
                     self.thinking = thinking(game.ruleset, self.position, self.throw,

@@ -21,11 +21,12 @@ FILES = ["firmware/app.py", "firmware/recognise.py", "firmware/store.py",
 def test_a_scripted_game_through_the_app_passes_on_the_micropython_unix_port(tmp_path):
     for sub in ("a", "b", "c"):
         (tmp_path / sub).mkdir()
-    # From source: the compiler needs room beside the App (about 210k on this
-    # 64-bit port, since the step's work went into passes of their own; some
-    # 120 KB on a Pico's 246 KB); the heap the firmware itself needs, from
+    # From source: the compiler needs room beside the App (210k on this
+    # 64-bit port since the step's work went into passes of their own, 212k
+    # since the App's ``hint_on``; 216k is some 123 KB on a Pico's 246 KB);
+    # the heap the firmware itself needs, from
     # .mpy, is held by test_scenarios_micropython (136K).
-    run_mp_script(SCRIPT, "210k", [str(tmp_path)], min_passed=6)
+    run_mp_script(SCRIPT, "216k", [str(tmp_path)], min_passed=6)
 
 
 @pytest.mark.micropython
