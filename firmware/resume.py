@@ -216,9 +216,13 @@ def load_game(f):
 
 
 def _record(game, line):
-    """One log line: ``W 3 10-13`` (a move), ``B 2 -`` (a lost turn) or
-    ``W 4`` (a throw still to be played)."""
+    """One log line: ``W 3 10-13`` (a move), ``B 2 -`` (a lost turn),
+    ``W 4`` (a throw still to be played) or ``O 3 2 1`` (the opening's
+    throws, K4 and H4: first in a game with none, and ended by its only 1)."""
     parts = line.split()
+    if parts and parts[0] == "O":
+        _opening(game, line, parts)
+        return
     if len(parts) < 2 or len(parts) > 3 or parts[0] != game.position.turn:
         raise ValueError("log line %r does not follow the game" % line)
     value = int(parts[1])
@@ -236,6 +240,17 @@ def _record(game, line):
         except Exception:
             game.throw = before          # the game as it was before the line
             raise
+
+
+def _opening(game, line, parts):
+    if game.opening or game.ply_count or game.throw is not None or len(parts) < 2:
+        raise ValueError("log line %r does not follow the game" % line)
+    values = [int(p) for p in parts[1:]]
+    for v in values:
+        game.ruleset.check_throw(v)
+    if 1 not in values or values.index(1) != len(values) - 1:
+        raise ValueError("log line %r: the opening ends at its first 1" % line)
+    game.opening = values
 
 
 def replay_log(f, game):

@@ -13,7 +13,7 @@ the background, below):
   programs a page or two of flash and erases nothing.
 
 The whole file is written at once only for a new game or a takeback; every
-other save is an append, the same few bytes at ply 10 and at ply 200. When
+other save is an append (the opening's throws too, once a 1 ends them), the same few bytes at ply 10 and at ply 200. When
 the log passes ``_LOG_MAX`` bytes (about 17 moves) game.json is written
 again in the background, so that no step a player waits on writes the whole
 game (some 80 ms on a Pico late in a game):
@@ -97,6 +97,9 @@ Log format, one record a line::
     W 3 10-13      W played 10-13 with a 3
     B 2 -          B lost the turn with a 2
     W 4            W threw a 4, still to be played
+    O 3 2 1        the opening's throws (K4, H4): only first, in a game with
+                   none; the side that threw the 1 plays it, so the line
+                   after it is ``B 1`` (or its move with the 1)
 """
 
 import os
@@ -225,7 +228,8 @@ class Store:
         if (whole or size < 0 or self._unfinished
                 or (size > _LOG_MAX and (job is not None or not self._background))
                 or (job is not None and game is not _game_of(job))
-                or game.ruleset is not self._rs or len(game.opening) != self._opening or n < k
+                or game.ruleset is not self._rs or n < k
+                or (len(game.opening) != self._opening and (self._opening or k))
                 or (n == k and self._throw is not None and game.throw != self._throw)):
             self._size = -1              # nothing known until it is done (mark)
             self.rewrite(game)
@@ -272,6 +276,11 @@ class Store:
         after the ``size`` bytes already in the log."""
         f = self.open(self.log if self._job is None else self.log2, "a")
         try:
+            if not k and not self._opening and game.opening:
+                # the opening, ended by its 1: a line, not the whole file
+                line = "O %s\n" % " ".join([str(v) for v in game.opening])
+                f.write(line)
+                size += len(line)
             # only the new plies: walking the whole log cost a late save
             # some 25 ms on a Pico (tests/bench/firmware_bench.py)
             for side, throw, text in game.turns(k):     # from the log, no replay
