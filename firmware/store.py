@@ -39,7 +39,9 @@ flash gives the background rewrite up: the next save writes the whole file.
 
 A rewrite at once goes: ``game.tmp`` written and closed, ``game.new``,
 ``game.log2`` and ``game.log`` removed, ``game.tmp`` renamed over
-``game.json``. So a ``game.tmp`` that reads back
+``game.json``. Given quiet passes, the save's step ends once ``game.tmp``
+is closed, and the removes and the rename are a quiet pass each (``work``);
+a save before they are done does the rest of them first. So a ``game.tmp`` that reads back
 whole is always the newest save (it is used, and the rewrite finished); one
 that does not is a save the power cut short, and is dropped without a word:
 the game before it is still in ``game.json`` and ``game.log``, and on a fresh
@@ -225,6 +227,14 @@ class Store:
         k = self._plies
         size = self._size
         job = self._job
+        if self._unfinished and size >= 0:
+            # a whole save's game.tmp, put in place a file a quiet pass
+            # (``work``): what is left of it now, before anything is appended
+            from firmware.rewrite import sync
+            self._size = -1              # a failure: the next save is whole
+            self.finish()
+            sync(self.fs)
+            self._size = size
         if (whole or size < 0 or self._unfinished
                 or (size > _LOG_MAX and (job is not None or not self._background))
                 or (job is not None and game is not _game_of(job))
@@ -309,22 +319,32 @@ class Store:
             flushed(f)
         finally:
             f.close()
-        self.finish()                        # game.tmp is whole: it is the game now
-        sync(self.fs)
+        # game.tmp is whole: it is the game now (a power-on takes it first)
+        if self._background:
+            # the App's quiet passes put it in place, a file operation each
+            # (``work``): done in this step, they took most of a new game's save
+            self._unfinished = True
+        else:
+            self.finish()
+            sync(self.fs)
         self.mark(game, 0)
 
-    def finish(self):
-        """The end of a rewrite, game.tmp being whole: game.log gone (it
-        belongs to the old game.json), then game.tmp over game.json. An
-        OSError if either fails: game.tmp is then still the game, and the
-        next save finishes it first."""
+    def finish(self, one=False):
+        """The end of a rewrite, game.tmp being whole: game.new and game.log2
+        gone (a rewrite in the background given up), game.log gone (it
+        belongs to the old game.json), then game.tmp over game.json. ``one``:
+        only the next of those file operations (a quiet pass's, ``work``);
+        True once game.tmp is in place. An OSError if one fails: game.tmp
+        is then still the game, and the next save finishes it first."""
         self._unfinished = True
-        for path in (self.new, self.log2):   # a rewrite in the background given up
+        for path in (self.new, self.log2, self.log):
             if self.exists(path):
                 self.drop(path)
-        self.drop(self.log)
+                if one:
+                    return False
         self.replace(self.temp, self.path)
         self._unfinished = False
+        return True
 
     def replace(self, path, target):
         """Rename ``path`` over ``target``."""
@@ -351,6 +371,15 @@ class Store:
         opened, a few more plies of it written, or it closed, or put in
         place (firmware/rewrite.py, loaded in the first of these passes)."""
         self._background = True
+        if self._unfinished:
+            if self._size >= 0:          # a whole save's game.tmp: a file a pass
+                from firmware.rewrite import sync
+                try:
+                    if self.finish(True):
+                        sync(self.fs)
+                except OSError:          # game.tmp is still the game: the next
+                    self._size = -1      # save writes the whole file, finishing first
+            return
         job = self._job
         try:
             if type(job) is tuple:
