@@ -661,7 +661,9 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
 
     # -- setup check and takeback ---------------------------------------------
 
-    def _enter_setup(self):
+    def _enter_setup(self, later=False):
+        """The board checked against the game; ``later``: its lights worked
+        out in the next pass (a new game: the game made and said in this)."""
         self._state = "setup"
         self._target = self.game.position.occupancy()
         self._swaps = 0
@@ -669,7 +671,10 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
         self._mismatch = None
         self._reported = None
         self._settled = False
-        self._show_restore()
+        if later:
+            self._told = ("setup", None, None)
+        else:
+            self._show_restore()
 
     def _takeback(self):
         """Take back the last move (a lost turn has nothing to take back on the
@@ -851,9 +856,13 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
 
     def _tell(self):
         """The move played or the turn lost in a pass before: its event, the
-        save made due, and the next throw (for a lost turn) or the end."""
+        save made due, and the next throw (for a lost turn) or the end. Or a
+        new game's setup lights ("setup")."""
         kind, side, what = self._told
         self._told = None
+        if kind == "setup":              # a new game's lights: the pieces to set out
+            self._show_restore()
+            return
         game = self.game
         if kind == "move":
             self._emit({"event": "move", "side": side, "move": what.text,
@@ -921,7 +930,7 @@ class App(App):  # noqa: F811  (the last part)
         if self._computer is not None:   # a page or mirror knows its opponent at once
             event["computer"] = self._computer.side
         self._emit(event)
-        self._enter_setup()
+        self._enter_setup(True)
         self._check_now()
 
     # -- extension point -------------------------------------------------------
