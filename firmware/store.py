@@ -13,10 +13,11 @@ the background, below):
   programs a page or two of flash and erases nothing.
 
 The whole file is written at once only for a new game or a takeback; every
-other save is an append (the opening's throws too, once a 1 ends them), the same few bytes at ply 10 and at ply 200. When
-the log passes ``_LOG_MAX`` bytes (about 17 moves) game.json is written
-again in the background, so that no step a player waits on writes the whole
-game (some 80 ms on a Pico late in a game):
+other save is an append (the opening's throws too, once a 1 ends them), the
+same few bytes at ply 10 and at ply 200. When the log passes ``_LOG_MAX``
+bytes (about 17 moves) game.json is written again in the background, so that
+no step a player waits on writes the whole game (some 80 ms on a Pico late
+in a game):
 
 - the save that passed it notes the game as the flash now holds it, ply K;
 - the App's quiet passes (``work``) open ``game.new``, write that game, its

@@ -1,6 +1,7 @@
 """The board loop's collections counted in instructions, not timed.
 
     python tests/bench/gc_instructions.py [MINUTES] [--romfs]
+    python tests/bench/gc_instructions.py [MINUTES] [--romfs] --pairs
 
 Runs tests/bench/loop_bench.py (MINUTES simulated, default 10) on the
 MicroPython unix port under valgrind's callgrind, which counts the
@@ -19,6 +20,22 @@ share of every instruction run; and the instructions of one calibration
 loop (calibration.py), to set a collection against. An x86-64 instruction
 count is not a Pico's time: on the emulated RP2040 a collection took about
 2.6 times as long, against the calibration loop, as these counts say.
+
+``--pairs`` counts issue 29's own figure instead: each save step and the
+App's collection after it (the pair the goal holds to 15 ms on a Pico).
+loop_bench.py ``--marks`` calls ``gc.isenabled()`` just before and after
+each save step and each of the App's collections, and callgrind dumps its
+count at every such call (``--dump-before``), so each dump between two marks
+is one save step or one collection, counted alone. It runs twice, the second
+time with a second copy of the benchmark's own code (``--copies``): the
+collection's count less what that copy added is the firmware's own. Printed
+per figure: the median and the maximum in instructions and as Pico ms,
+``instructions x 966 / the calibration loop's instructions`` (a step of
+bytecode like the calibration's), and the collection also times
+``GC_RATIO``, as the one comparison with an emulated RP2040 found.
+Host timings of these steps (loop_bench.py) read two to five times higher:
+there a step that runs once a move finds the host's caches cold, while the
+calibration loop runs from them.
 """
 
 import json
@@ -38,6 +55,8 @@ FUNCTIONS = {"gc_collect": "gccollect.c:gc_collect", "mark": "gc.c:gc_collect_st
              "stack": "gchelper_generic.c:gc_helper_collect_regs_and_stack",
              "alloc": "gc.c:gc_alloc"}
 NAMES = {name: key for key, name in FUNCTIONS.items()}
+GC_RATIO = 2.6          # an emulated RP2040's collection against these counts (above)
+PICO_MS = 966           # the calibration loop on a Pico (calibration.py)
 CALIBRATE = ("import sys\nsys.path.insert(0, %r)\nimport calibration\n"
              "calibration.calibrate(%d)\n")
 
@@ -125,7 +144,141 @@ def inclusive_total(out_file):
     raise SystemExit("%s has no total" % out_file)
 
 
+def dumped(folder):
+    """The counts of callgrind's dumps in ``folder`` (cg.out.N), in order:
+    [(N, instructions, a collection in it)]."""
+    found = []
+    for name in os.listdir(folder):
+        m = re.match(r"cg\.out\.(\d+)$", name)
+        if not m:
+            continue
+        total = None
+        collected = False
+        with open(os.path.join(folder, name)) as f:
+            for line in f:
+                if line.startswith("summary:") or line.startswith("totals:"):
+                    total = int(line.split()[1])
+                elif "gc_collect_start" in line:
+                    collected = True
+        found.append((int(m.group(1)), total, collected))
+    found.sort()
+    return found
+
+
+def pairs_of(dumps):
+    """The marked parts of a run (every second dump: the ones a mark ended),
+    as (saves, collections, pairs): each collection paired with the last
+    save step before it, if no other collection came between."""
+    saves, collections, pairs = [], [], []
+    pending = None
+    for n, total, collected in dumps:
+        if n % 2:
+            continue                     # the loop between two marked parts
+        if collected:
+            collections.append(total)
+            if pending is not None:
+                pairs.append((pending, total))
+                pending = None
+        else:
+            saves.append(total)
+            pending = total
+    return saves, collections, pairs
+
+
+def median_max(values):
+    values = sorted(values)
+    return values[len(values) // 2], values[-1]
+
+
+def pico_ms(instructions, calibration, ratio=1.0):
+    """Pico ms for a count: the calibration loop's count is 966 ms there."""
+    return instructions * PICO_MS * ratio / calibration
+
+
+def count_pairs(minutes, romfs, copies, micropython, tmp):
+    """One marked run under callgrind: (saves, collections, pairs)."""
+    from mpyhelp import compile_lib
+    lib = compile_lib(os.path.join(tmp, "lib"))
+    flash = os.path.join(tmp, "flash")
+    os.mkdir(flash)
+    extra = ["--copies", "--marks"] if copies else ["--marks"]
+    bench = [os.path.join(HERE, "loop_bench.py"), lib, flash, minutes] + extra
+    command = [micropython, "-X", "heapsize=480K"] + bench
+    if romfs:
+        import romfs_run
+        from host_tools.board.build import romfs_image
+        image = os.path.join(tmp, "firmware.romfs")
+        romfs_image(lib, image)
+        command = romfs_run.command(image, ["-X", "heapsize=480K", bench[0],
+                                            romfs_run.MOUNT] + bench[2:])
+    dumps = os.path.join(tmp, "dumps")
+    os.mkdir(dumps)
+    out_file = os.path.join(dumps, "cg.out")
+    run = subprocess.run([valgrind(), "--tool=callgrind", "--dump-before=gc_isenabled",
+                          "--dump-instr=no", "--callgrind-out-file=" + out_file]
+                         + command, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit("the marked run under callgrind failed:\n" + run.stdout[-2000:]
+                         + run.stderr[-2000:])
+    return pairs_of(dumped(dumps))
+
+
+def main_pairs(minutes, romfs):
+    from mpyhelp import tool
+    micropython = tool("micropython")
+    with tempfile.TemporaryDirectory() as tmp:
+        calibration = calibration_instructions(tmp, micropython)
+        runs = []
+        for copies in (False, True):
+            folder = os.path.join(tmp, "copies" if copies else "plain")
+            os.mkdir(folder)
+            runs.append(count_pairs(minutes, romfs, copies, micropython, folder))
+    (saves, collections, pairs), (_, copied, _) = runs
+    if not pairs:
+        raise SystemExit("no save was followed by a collection: no marks in the run?")
+    share = median_max(copied)[0] - median_max(collections)[0]
+    result = {"minutes": int(minutes), "romfs": romfs, "calibration_loop": calibration,
+              "saves": len(saves), "collections": len(collections), "pairs": len(pairs),
+              "copies_share": share}
+    figures = (("save", saves, 1.0), ("collection", collections, 1.0),
+               ("collection_ratio", collections, GC_RATIO))
+    for name, values, ratio in figures:
+        middle, top = median_max(values)
+        result[name] = {"median": middle, "max": top,
+                        "pico_median_ms": round(pico_ms(middle, calibration, ratio), 2),
+                        "pico_max_ms": round(pico_ms(top, calibration, ratio), 2)}
+    for name, less in (("pair", 0), ("pair_own", share)):
+        # the save as bytecode, its collection (less the benchmark's code) x GC_RATIO
+        ms = [pico_ms(save, calibration) + pico_ms(collect - less, calibration, GC_RATIO)
+              for save, collect in pairs]
+        middle, top = median_max(ms)
+        result[name] = {"pico_median_ms": round(middle, 2), "pico_max_ms": round(top, 2),
+                        "over_15ms": len([m for m in ms if m > 15])}
+    print("the firmware from %s, %s simulated minutes: %d saves, %d of the App's collections, "
+          "%d pairs (a save and the collection after it)" % (
+              "a ROMFS image" if romfs else ".mpy files", minutes, len(saves),
+              len(collections), len(pairs)))
+    print("one calibration loop: %d instructions (%d ms on a Pico)" % (calibration, PICO_MS))
+    for name, label in (("save", "a save step"), ("collection", "a collection"),
+                        ("collection_ratio", "a collection x %.1f" % GC_RATIO)):
+        f = result[name]
+        print("%-22s median %9d (%5.2f ms Pico)  max %9d (%5.2f ms Pico)" % (
+            label, f["median"], f["pico_median_ms"], f["max"], f["pico_max_ms"]))
+    print("the benchmark's own code (a second copy of it) added %d instructions "
+          "(%.2f ms Pico x %.1f) to a collection" % (share, pico_ms(share, calibration, GC_RATIO),
+                                                      GC_RATIO))
+    for name, label in (("pair", "the pair"), ("pair_own", "less the benchmark's code")):
+        f = result[name]
+        print("%-26s median %5.2f ms, max %5.2f ms Pico; %d of %d over 15 ms" % (
+            label, f["pico_median_ms"], f["pico_max_ms"], f["over_15ms"], len(pairs)))
+    print(json.dumps(result))
+    return result
+
+
 def main(args):
+    if "--pairs" in args:
+        args = [a for a in args if a != "--pairs"]
+        return main_pairs(([a for a in args if a != "--romfs"] or ["10"])[0], "--romfs" in args)
     from mpyhelp import compile_lib, tool
     romfs = "--romfs" in args
     args = [a for a in args if a != "--romfs"]

@@ -2,7 +2,7 @@
 MicroPython unix port, with Pico-equivalent figures.
 
     python tests/bench/loop_bench.py [MINUTES] [--runs N] [--romfs]
-    micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES [--copies]]
+    micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES [--copies] [--marks]]
     micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER MINUTES --fastest RUN...
 
 The first compiles the engine and firmware to .mpy files in a temporary
@@ -166,7 +166,8 @@ sys.path.insert(0, sys.argv[1])
 FOLDER = sys.argv[2]
 MINUTES = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 RUNS = sys.argv[5:] if len(sys.argv) > 4 and sys.argv[4] == "--fastest" else None
-COPIES = len(sys.argv) > 4 and sys.argv[4] == "--copies"
+COPIES = not RUNS and "--copies" in sys.argv[4:]
+MARKS = not RUNS and "--marks" in sys.argv[4:]     # tests/bench/gc_instructions.py --pairs
 
 import calibration  # noqa: E402
 from calibration import ticks_us, ticks_diff  # noqa: E402
@@ -288,9 +289,14 @@ class Watch:
         self.work = False
         self.thinking = getattr(app, "_thinking", None) is not None
         self.collected[0] = 0
+        mark = MARKS and due_before
+        if mark:
+            gc.isenabled()               # callgrind dumps its count here (--marks)
         start = ticks_us()
         out = real_step(app, now_ms, occupancy, button)
         took = ticks_diff(ticks_us(), start)
+        if mark:
+            gc.isenabled()
         kind = self.kind(app, out, due_before, busy_before, occupancy)
         if kind == BOARD or out:
             self.board_moved = False
@@ -314,6 +320,21 @@ def _collect():
     _bench_collected[0] = 1
 """ % COLLECT
 
+# --marks: gc.isenabled() called just before and after the save steps and the
+# App's collections, where tests/bench/gc_instructions.py --pairs has callgrind
+# dump its counts (the collection itself, without the timing around it)
+MARKED_COLLECT = """
+_bench_collect = _collect
+
+
+def _collect():
+    _bench_mark()
+    _bench_collect()
+    _bench_mark()
+    _bench_note(%d, 0)
+    _bench_collected[0] = 1
+""" % COLLECT
+
 
 def install(records, hands):
     """Time App.step, the App's collections (inside firmware.app's own
@@ -327,7 +348,8 @@ def install(records, hands):
     module["_bench_note"] = records.note
     watch = Watch(records, hands)
     module["_bench_collected"] = watch.collected
-    exec(TIMED_COLLECT, module)
+    module["_bench_mark"] = gc.isenabled
+    exec(MARKED_COLLECT if MARKS else TIMED_COLLECT, module)
     real_step = App.step
 
     def step(app, now_ms, occupancy, button):
