@@ -144,6 +144,24 @@ def inclusive_total(out_file):
     raise SystemExit("%s has no total" % out_file)
 
 
+def bench_command(tmp, minutes, romfs, micropython, extra=()):
+    """The loop benchmark's command: the firmware compiled into ``tmp``, from
+    .mpy files or (``romfs``) an image of them, its flash a folder there."""
+    from mpyhelp import compile_lib
+    lib = compile_lib(os.path.join(tmp, "lib"))
+    flash = os.path.join(tmp, "flash")
+    os.mkdir(flash)
+    bench = [os.path.join(HERE, "loop_bench.py"), lib, flash, minutes] + list(extra)
+    if not romfs:
+        return [micropython, "-X", "heapsize=480K"] + bench
+    import romfs_run
+    from host_tools.board.build import romfs_image
+    image = os.path.join(tmp, "firmware.romfs")
+    romfs_image(lib, image)
+    return romfs_run.command(image, ["-X", "heapsize=480K", bench[0], romfs_run.MOUNT]
+                             + bench[2:])
+
+
 def dumped(folder):
     """The counts of callgrind's dumps in ``folder`` (cg.out.N), in order:
     [(N, instructions, a collection in it)]."""
@@ -197,20 +215,8 @@ def pico_ms(instructions, calibration, ratio=1.0):
 
 def count_pairs(minutes, romfs, copies, micropython, tmp):
     """One marked run under callgrind: (saves, collections, pairs)."""
-    from mpyhelp import compile_lib
-    lib = compile_lib(os.path.join(tmp, "lib"))
-    flash = os.path.join(tmp, "flash")
-    os.mkdir(flash)
     extra = ["--copies", "--marks"] if copies else ["--marks"]
-    bench = [os.path.join(HERE, "loop_bench.py"), lib, flash, minutes] + extra
-    command = [micropython, "-X", "heapsize=480K"] + bench
-    if romfs:
-        import romfs_run
-        from host_tools.board.build import romfs_image
-        image = os.path.join(tmp, "firmware.romfs")
-        romfs_image(lib, image)
-        command = romfs_run.command(image, ["-X", "heapsize=480K", bench[0],
-                                            romfs_run.MOUNT] + bench[2:])
+    command = bench_command(tmp, minutes, romfs, micropython, extra)
     dumps = os.path.join(tmp, "dumps")
     os.mkdir(dumps)
     out_file = os.path.join(dumps, "cg.out")
@@ -279,24 +285,13 @@ def main(args):
     if "--pairs" in args:
         args = [a for a in args if a != "--pairs"]
         return main_pairs(([a for a in args if a != "--romfs"] or ["10"])[0], "--romfs" in args)
-    from mpyhelp import compile_lib, tool
+    from mpyhelp import tool
     romfs = "--romfs" in args
     args = [a for a in args if a != "--romfs"]
     minutes = args[0] if args else "10"
     micropython = tool("micropython")
     with tempfile.TemporaryDirectory() as tmp:
-        lib = compile_lib(os.path.join(tmp, "lib"))
-        flash = os.path.join(tmp, "flash")
-        os.mkdir(flash)
-        bench = [os.path.join(HERE, "loop_bench.py"), lib, flash, minutes]
-        command = [micropython, "-X", "heapsize=480K"] + bench
-        if romfs:
-            import romfs_run
-            from host_tools.board.build import romfs_image
-            image = os.path.join(tmp, "firmware.romfs")
-            romfs_image(lib, image)
-            command = romfs_run.command(image, ["-X", "heapsize=480K", bench[0],
-                                                romfs_run.MOUNT] + bench[2:])
+        command = bench_command(tmp, minutes, romfs, micropython)
         out_file = os.path.join(tmp, "loop.out")
         printed = counted(command, out_file)
         report = json.loads(printed.strip().splitlines()[-1])

@@ -29,6 +29,22 @@ def read(path):
         return f.read()
 
 
+def saved_new(tmp_path, seed, name="kendall"):
+    """A new game, saved whole as the App saves one: (folder, store, game)."""
+    folder = str(tmp_path)
+    store = Store(folder)
+    game = Game(ruleset(name), XorShift(seed))
+    store.save(game, whole=True)
+    return folder, store, game
+
+
+def resumes(folder, game):
+    """A power-on now resumes ``game`` exactly; the game resumed."""
+    resumed, why = Store(folder).load()
+    assert why is None and identity(resumed) == identity(game)
+    return resumed
+
+
 def opened(game, values):
     """The opening as the App plays it: its throws, then the 1 to play."""
     game.opening = list(values)
@@ -37,46 +53,34 @@ def opened(game, values):
 
 @pytest.mark.parametrize("name", ["kendall", "hungarian"])
 def test_the_opening_is_appended_and_game_json_is_not_written_again(tmp_path, name):
-    folder = str(tmp_path)
-    store = Store(folder)
-    game = Game(ruleset(name), XorShift(5))
-    store.save(game, whole=True)                       # the new game: whole
+    folder, store, game = saved_new(tmp_path, 5, name)
     before = read(os.path.join(folder, "game.json"))
     opened(game, [3, 2, 1])
     store.save(game)
     assert read(os.path.join(folder, "game.json")) == before
     side = game.position.turn
     assert read(os.path.join(folder, "game.log")) == "O 3 2 1\n%s 1\n" % side
-    resumed, why = Store(folder).load()
-    assert why is None and identity(resumed) == identity(game)
+    resumes(folder, game)
     game.play(game.legal_moves()[0])                    # then a move with the 1
     store.save(game)
     assert read(os.path.join(folder, "game.json")) == before
-    resumed, why = Store(folder).load()
-    assert why is None and identity(resumed) == identity(game)
+    resumes(folder, game)
 
 
 def test_an_opening_of_a_single_1_and_a_move_in_the_same_save(tmp_path):
     """A save that finds the opening and a ply after it writes both."""
-    folder = str(tmp_path)
-    store = Store(folder)
-    game = Game(ruleset("kendall"), XorShift(2))
-    store.save(game, whole=True)
+    folder, store, game = saved_new(tmp_path, 2)
     opened(game, [1])
     game.play(game.legal_moves()[0])
     store.save(game)
     lines = read(os.path.join(folder, "game.log")).splitlines()
     assert lines[0] == "O 1" and len(lines) == 2
-    resumed, why = Store(folder).load()
-    assert why is None and identity(resumed) == identity(game)
+    resumes(folder, game)
 
 
 def test_an_opening_taken_back_saves_the_whole_game(tmp_path):
     """An opening the flash holds that the game no longer has is no append."""
-    folder = str(tmp_path)
-    store = Store(folder)
-    game = Game(ruleset("kendall"), XorShift(3))
-    store.save(game, whole=True)
+    folder, store, game = saved_new(tmp_path, 3)
     opened(game, [2, 1])
     store.save(game)
     game.throw = None                                   # back before the opening
@@ -98,10 +102,7 @@ BAD = [
 
 @pytest.mark.parametrize("line", BAD)
 def test_a_line_that_is_no_opening_is_left_out(tmp_path, line):
-    folder = str(tmp_path)
-    store = Store(folder)
-    game = Game(ruleset("kendall"), XorShift(5))
-    store.save(game, whole=True)
+    folder, store, game = saved_new(tmp_path, 5)
     side = game.position.turn
     with open(os.path.join(folder, "game.log"), "a") as f:
         f.write(line + "%s 1\n" % side)
@@ -112,10 +113,7 @@ def test_a_line_that_is_no_opening_is_left_out(tmp_path, line):
 
 @pytest.mark.parametrize("where", ["twice", "after a ply"])
 def test_an_opening_where_the_game_has_one_is_left_out(tmp_path, where):
-    folder = str(tmp_path)
-    store = Store(folder)
-    game = Game(ruleset("kendall"), XorShift(5))
-    store.save(game, whole=True)
+    folder, store, game = saved_new(tmp_path, 5)
     opened(game, [3, 1])
     if where == "after a ply":
         game.play(game.legal_moves()[0])
