@@ -94,7 +94,8 @@ def _board_game(path, name):
 
 # What a board leaves for a moment every ~17 moves, while game.json is written
 # again in the background (firmware/store.py): game.new, and game.log2 with
-# the plies made meanwhile; game.tmp when a whole save was cut short.
+# the plies made meanwhile; game.tmp after a whole save (a new game, a
+# takeback) until the next quiet passes put it in place, or one cut short.
 REWRITE_FILES = ("game.new", "game.log2", "game.tmp")
 
 
