@@ -2,6 +2,7 @@
 
     python tests/bench/gc_instructions.py [MINUTES] [--romfs]
     python tests/bench/gc_instructions.py [MINUTES] [--romfs] --pairs
+    python tests/bench/gc_instructions.py [MINUTES] [--romfs] --steps
 
 Runs tests/bench/loop_bench.py (MINUTES simulated, default 10) on the
 MicroPython unix port under valgrind's callgrind, which counts the
@@ -33,6 +34,12 @@ per figure: the median and the maximum in instructions and as Pico ms,
 ``instructions x 966 / the calibration loop's instructions`` (a step of
 bytecode like the calibration's), and the collection also times
 ``GC_RATIO``, as the one comparison with an emulated RP2040 found.
+``--steps`` counts the loop's other steps the same way (``--mark-steps``):
+every step that had a job due, a board change or a press, and every 20th
+other step (redraws, the background rewrite's passes, quiet passes; marking
+all of them would make some 200,000 dumps an hour), each sorted by what it
+did as loop_bench.py sorts them; per kind the count, median and maximum in
+instructions and Pico ms (no ratio: the collection's pass holds one).
 Host timings of these steps (loop_bench.py) read two to five times higher:
 there a step that runs once a move finds the host's caches cold, while the
 calibration loop runs from them.
@@ -57,6 +64,9 @@ FUNCTIONS = {"gc_collect": "gccollect.c:gc_collect", "mark": "gc.c:gc_collect_st
 NAMES = {name: key for key, name in FUNCTIONS.items()}
 GC_RATIO = 2.6          # an emulated RP2040's collection against these counts (above)
 PICO_MS = 966           # the calibration loop on a Pico (calibration.py)
+KINDS = ("save", "throw", "move", "pass", "start", "new", "undo", "hint", "event", "work",
+         "think", "board", "redraw", "due", "quiet", "gc", "collect")   # loop_bench.py's
+MARKED = 0x40           # loop_bench.py: a marked step's record
 CALIBRATE = ("import sys\nsys.path.insert(0, %r)\nimport calibration\n"
              "calibration.calibrate(%d)\n")
 
@@ -183,12 +193,16 @@ def dumped(folder):
     return found
 
 
-def pairs_of(dumps):
+def pairs_of(dumps, kinds):
     """The marked parts of a run (every second dump: the ones a mark ended),
     as (saves, collections, pairs): each collection paired with the last
-    save step before it, if no other collection came between."""
+    save step before it, if no other collection came between. ``kinds``:
+    what each marked step did, in order (a step is marked while a save is
+    due, and the save may wait for the lights and the event before it), so
+    only the save steps are taken."""
     saves, collections, pairs = [], [], []
     pending = None
+    steps = iter(kinds)
     for n, total, collected in dumps:
         if n % 2:
             continue                     # the loop between two marked parts
@@ -197,10 +211,21 @@ def pairs_of(dumps):
             if pending is not None:
                 pairs.append((pending, total))
                 pending = None
-        else:
+        elif next(steps, None) == "save":
             saves.append(total)
             pending = total
+    if next(steps, None) is not None:
+        raise SystemExit("more steps marked than counted: the marks and the dumps disagree")
     return saves, collections, pairs
+
+
+def marked_kinds(steps_file):
+    """What each step loop_bench.py marked did, in order (its steps.bin)."""
+    from array import array
+    records = array("I")
+    with open(steps_file, "rb") as f:
+        records.frombytes(f.read())
+    return [KINDS[(r >> 24) & (MARKED - 1)] for r in records if (r >> 24) & MARKED]
 
 
 def median_max(values):
@@ -217,6 +242,13 @@ def count_pairs(minutes, romfs, copies, micropython, tmp):
     """One marked run under callgrind: (saves, collections, pairs)."""
     extra = ["--copies", "--marks"] if copies else ["--marks"]
     command = bench_command(tmp, minutes, romfs, micropython, extra)
+    dumps = counted_at_marks(command, tmp)
+    return pairs_of(dumps, marked_kinds(os.path.join(tmp, "flash", "steps.bin")))
+
+
+def counted_at_marks(command, tmp):
+    """Run ``command`` under callgrind, a dump at every gc.isenabled() call
+    (loop_bench.py's marks), into tmp/dumps: their counts (``dumped``)."""
     dumps = os.path.join(tmp, "dumps")
     os.mkdir(dumps)
     out_file = os.path.join(dumps, "cg.out")
@@ -226,7 +258,7 @@ def count_pairs(minutes, romfs, copies, micropython, tmp):
     if run.returncode != 0:
         raise SystemExit("the marked run under callgrind failed:\n" + run.stdout[-2000:]
                          + run.stderr[-2000:])
-    return pairs_of(dumped(dumps))
+    return dumped(dumps)
 
 
 def main_pairs(minutes, romfs):
@@ -281,7 +313,56 @@ def main_pairs(minutes, romfs):
     return result
 
 
+def marked_steps(steps_file, dumps):
+    """{kind: [instructions, ...]}: the records loop_bench.py --mark-steps
+    flagged, in order, each given the count of its dump."""
+    kinds = marked_kinds(steps_file)
+    counts = [total for n, total, _ in dumps if n % 2 == 0]
+    if len(kinds) != len(counts):
+        raise SystemExit("%d steps marked, %d counted: the marks and the dumps disagree"
+                         % (len(kinds), len(counts)))
+    by_kind = {}
+    for kind, total in zip(kinds, counts):
+        by_kind.setdefault(kind, []).append(total)
+    return by_kind
+
+
+def main_steps(minutes, romfs):
+    from mpyhelp import tool
+    micropython = tool("micropython")
+    with tempfile.TemporaryDirectory() as tmp:
+        calibration = calibration_instructions(tmp, micropython)
+        command = bench_command(tmp, minutes, romfs, micropython, ["--mark-steps"])
+        by_kind = marked_steps(os.path.join(tmp, "flash", "steps.bin"),
+                               counted_at_marks(command, tmp))
+    result = {"minutes": int(minutes), "romfs": romfs, "calibration_loop": calibration,
+              "steps": {}}
+    print("the firmware from %s, %s simulated minutes: %d steps counted" % (
+        "a ROMFS image" if romfs else ".mpy files", minutes,
+        sum(len(v) for v in by_kind.values())))
+    print("%-8s %6s %10s %9s %10s %9s %s" % ("step", "count", "median", "(Pico)", "max",
+                                            "(Pico)", "over 5 ms"))
+    for name in KINDS:
+        if name not in by_kind:
+            continue
+        values = by_kind[name]
+        middle, top = median_max(values)
+        over = len([v for v in values if pico_ms(v, calibration) > 5])
+        result["steps"][name] = {"count": len(values), "median": middle, "max": top,
+                                 "pico_median_ms": round(pico_ms(middle, calibration), 2),
+                                 "pico_max_ms": round(pico_ms(top, calibration), 2),
+                                 "over_5ms": over}
+        print("%-8s %6d %10d %6.2f ms %10d %6.2f ms %d" % (
+            name, len(values), middle, pico_ms(middle, calibration), top,
+            pico_ms(top, calibration), over))
+    print(json.dumps(result))
+    return result
+
+
 def main(args):
+    if "--steps" in args:
+        args = [a for a in args if a != "--steps"]
+        return main_steps(([a for a in args if a != "--romfs"] or ["10"])[0], "--romfs" in args)
     if "--pairs" in args:
         args = [a for a in args if a != "--pairs"]
         return main_pairs(([a for a in args if a != "--romfs"] or ["10"])[0], "--romfs" in args)

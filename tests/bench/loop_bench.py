@@ -2,7 +2,8 @@
 MicroPython unix port, with Pico-equivalent figures.
 
     python tests/bench/loop_bench.py [MINUTES] [--runs N] [--romfs]
-    micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES [--copies] [--marks]]
+    micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER [MINUTES [--copies]
+        [--marks | --mark-steps]]
     micropython -X heapsize=480K tests/bench/loop_bench.py LIB FOLDER MINUTES --fastest RUN...
 
 The first compiles the engine and firmware to .mpy files in a temporary
@@ -168,6 +169,8 @@ MINUTES = int(sys.argv[3]) if len(sys.argv) > 3 else 60
 RUNS = sys.argv[5:] if len(sys.argv) > 4 and sys.argv[4] == "--fastest" else None
 COPIES = not RUNS and "--copies" in sys.argv[4:]
 MARKS = not RUNS and "--marks" in sys.argv[4:]     # tests/bench/gc_instructions.py --pairs
+STEP_MARKS = not RUNS and "--mark-steps" in sys.argv[4:]   # gc_instructions.py --steps
+MARKED = 0x40                     # in a record's kind byte: a step marked (--marks, --mark-steps)
 
 import calibration  # noqa: E402
 from calibration import ticks_us, ticks_diff  # noqa: E402
@@ -259,6 +262,7 @@ class Watch:
         self.work = False
         self.thinking = False
         self.collected = [0]             # the App collected in this step
+        self.n = 0                       # steps, for --mark-steps
 
     def kind(self, app, out, due_before, busy_before, occupancy):
         due_after = getattr(app, "_save_due", 0)
@@ -290,6 +294,12 @@ class Watch:
         self.thinking = getattr(app, "_thinking", None) is not None
         self.collected[0] = 0
         mark = MARKS and due_before
+        if STEP_MARKS:
+            # every step with a job due, a board change or a press, and every
+            # 20th other one (a redraw, a rewrite's pass, a quiet pass)
+            self.n += 1
+            mark = (busy_before or occupancy != self.last_occ or button
+                    or self.n % 20 == 0)
         if mark:
             gc.isenabled()               # callgrind dumps its count here (--marks)
         start = ticks_us()
@@ -303,7 +313,7 @@ class Watch:
         if occupancy != self.last_occ:
             self.board_moved = self.last_occ is not None
             self.last_occ = occupancy
-        self.records.note(kind, took)
+        self.records.note(kind | MARKED if mark else kind, took)
         self.records.flush()
         self.hands.look(app)
         return out
@@ -374,7 +384,7 @@ def median_of(records, kind, count, counts):
     for us in range(size):
         counts[us] = 0
     for r in records.each():
-        if r >> 24 == kind:
+        if (r >> 24) & (MARKED - 1) == kind:
             us = r & (LIMIT - 1)
             counts[us if us < size else size - 1] += 1
     half = count // 2
@@ -398,7 +408,7 @@ def figures(records, calibration_ms):
     top = [0] * len(KINDS)
     over = [0] * len(KINDS)
     for r in records.each():
-        kind = r >> 24
+        kind = (r >> 24) & (MARKED - 1)
         us = r & (LIMIT - 1)
         count[kind] += 1
         if us > top[kind]:

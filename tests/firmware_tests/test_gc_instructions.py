@@ -68,15 +68,60 @@ def test_each_save_and_the_collection_after_it_are_counted_alone(pairs, counts):
 
 
 def test_the_marked_parts_of_a_run_are_paired_save_then_collection():
-    """The pure helper: every second dump is a marked part; a save pairs with
-    the first collection after it, and a collection with no save before it
-    (a board's start) stands alone."""
+    """The pure helper: every second dump is a marked part, a collection
+    (it ran gc_collect_start) or a marked step, whose kinds come in order
+    from steps.bin; only a save step is a save (a step is marked while a
+    save is due), and it pairs with the first collection after it; a
+    collection with no save before it (a board's start) stands alone."""
     pairs_of = bench_module("gc_instructions").pairs_of
     dumps = [(1, 900, False), (2, 50, True),            # a collection alone
-             (3, 800, True), (4, 10, False),            # (the loop between: odd)
-             (5, 700, False), (6, 20, False),           # two saves, then
-             (7, 600, False), (8, 300, True),           # one collection
+             (3, 800, True), (4, 10, False),            # (odd: the loop between)
+             (5, 700, False), (6, 20, False),           # the save, then its lights' redraw
+             (7, 600, False), (8, 300, True),           # the collection
              (9, 500, False), (10, 11, False)]          # a save left unpaired
-    saves, collections, pairs = pairs_of(dumps)
-    assert saves == [10, 20, 11] and collections == [50, 300]
-    assert pairs == [(20, 300)]
+    saves, collections, pairs = pairs_of(dumps, ["save", "redraw", "save"])
+    assert saves == [10, 11] and collections == [50, 300]
+    assert pairs == [(10, 300)]
+    with pytest.raises(SystemExit):
+        pairs_of(dumps, ["save", "redraw", "save", "save"])
+
+
+@pytest.fixture(scope="module")
+def steps():
+    return bench_module("gc_instructions").main([MINUTES, "--romfs", "--steps"])["steps"]
+
+
+def test_every_kind_of_step_is_counted_alone(steps, pairs, counts):
+    """--steps: the marked steps, each its own dump, sorted as loop_bench.py
+    sorts them: as many saves and collections' passes as --pairs counted,
+    a quiet pass far shorter than a save, and the collection's pass the
+    longest kind (it holds a collection)."""
+    _, rom = counts
+    for kind in ("save", "throw", "move", "think", "redraw", "quiet", "gc"):
+        assert steps[kind]["count"] > 0, (kind, steps)
+    assert steps["save"]["count"] == pairs["saves"], (steps["save"], pairs["saves"])
+    # each save's collection has a pass of its own; a board's start-up
+    # collects outside any step
+    assert pairs["pairs"] <= steps["gc"]["count"] <= rom["app_collections"], (
+        steps["gc"], pairs["pairs"], rom["app_collections"])
+    assert steps["quiet"]["median"] < steps["save"]["median"] / 2, steps
+    assert steps["gc"]["median"] > pairs["collection"]["median"], (steps["gc"], pairs)
+    assert max(s["median"] for s in steps.values()) == steps["gc"]["median"], steps
+
+
+def test_marked_steps_are_given_their_dumps_in_order(tmp_path):
+    from array import array
+    bench = bench_module("gc_instructions")
+    save, quiet, gc = (bench.KINDS.index(k) for k in ("save", "quiet", "gc"))
+    marked = bench.MARKED
+    records = array("I", [(quiet << 24) | 5, ((save | marked) << 24) | 40,
+                          (quiet << 24) | 6, ((gc | marked) << 24) | 90,
+                          ((quiet | marked) << 24) | 7])
+    path = tmp_path / "steps.bin"
+    path.write_bytes(records.tobytes())
+    dumps = [(1, 999, False), (2, 100, False), (3, 999, False), (4, 400, True),
+             (5, 999, False), (6, 30, False)]
+    assert bench.marked_steps(str(path), dumps) == {"save": [100], "gc": [400],
+                                                    "quiet": [30]}
+    with pytest.raises(SystemExit):
+        bench.marked_steps(str(path), dumps[:4])
