@@ -231,10 +231,8 @@ class Store:
         if self._unfinished and size >= 0:
             # a whole save's game.tmp, put in place a file a quiet pass
             # (``work``): what is left of it now, before anything is appended
-            from firmware.rewrite import sync
             self._size = -1              # a failure: the next save is whole
             self.finish()
-            sync(self.fs)
             self._size = size
         if (whole or size < 0 or self._unfinished
                 or (size > _LOG_MAX and (job is not None or not self._background))
@@ -310,7 +308,7 @@ class Store:
         """The whole game to game.tmp, then game.log gone, then the rename.
         A game.tmp left whole by a rewrite that failed at its end goes in
         place first: it may be the only copy, and "w" would empty it."""
-        from firmware.rewrite import flushed, sync, write_game
+        from firmware.rewrite import flushed, write_game
         self.give_up()
         if self._unfinished:
             self.finish()
@@ -327,7 +325,6 @@ class Store:
             self._unfinished = True
         else:
             self.finish()
-            sync(self.fs)
         self.mark(game, 0)
 
     def finish(self, one=False):
@@ -335,8 +332,9 @@ class Store:
         gone (a rewrite in the background given up), game.log gone (it
         belongs to the old game.json), then game.tmp over game.json. ``one``:
         only the next of those file operations (a quiet pass's, ``work``);
-        True once game.tmp is in place. An OSError if one fails: game.tmp
-        is then still the game, and the next save finishes it first."""
+        True once game.tmp is in place (the host's file system told to put
+        the renames on disk). An OSError if one fails: game.tmp is then
+        still the game, and the next save finishes it first."""
         self._unfinished = True
         for path in (self.new, self.log2, self.log):
             if self.exists(path):
@@ -345,6 +343,8 @@ class Store:
                     return False
         self.replace(self.temp, self.path)
         self._unfinished = False
+        from firmware.rewrite import sync
+        sync(self.fs)
         return True
 
     def replace(self, path, target):
@@ -374,10 +374,8 @@ class Store:
         self._background = True
         if self._unfinished:
             if self._size >= 0:          # a whole save's game.tmp: a file a pass
-                from firmware.rewrite import sync
                 try:
-                    if self.finish(True):
-                        sync(self.fs)
+                    self.finish(True)
                 except OSError:          # game.tmp is still the game: the next
                     self._size = -1      # save writes the whole file, finishing first
             return

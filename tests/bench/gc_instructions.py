@@ -294,7 +294,7 @@ def main_pairs(minutes, romfs):
                         "over_15ms": len([m for m in ms if m > 15])}
     print("the firmware from %s, %s simulated minutes: %d saves, %d of the App's collections, "
           "%d pairs (a save and the collection after it)" % (
-              "a ROMFS image" if romfs else ".mpy files", minutes, len(saves),
+              source(romfs), minutes, len(saves),
               len(collections), len(pairs)))
     print("one calibration loop: %d instructions (%d ms on a Pico)" % (calibration, PICO_MS))
     for name, label in (("save", "a save step"), ("collection", "a collection"),
@@ -338,7 +338,7 @@ def main_steps(minutes, romfs):
     result = {"minutes": int(minutes), "romfs": romfs, "calibration_loop": calibration,
               "steps": {}}
     print("the firmware from %s, %s simulated minutes: %d steps counted" % (
-        "a ROMFS image" if romfs else ".mpy files", minutes,
+        source(romfs), minutes,
         sum(len(v) for v in by_kind.values())))
     print("%-8s %6s %10s %9s %10s %9s %s" % ("step", "count", "median", "(Pico)", "max",
                                             "(Pico)", "over 5 ms"))
@@ -360,16 +360,23 @@ def main_steps(minutes, romfs):
 
 
 def main(args):
-    if "--steps" in args:
-        args = [a for a in args if a != "--steps"]
-        return main_steps(([a for a in args if a != "--romfs"] or ["10"])[0], "--romfs" in args)
-    if "--pairs" in args:
-        args = [a for a in args if a != "--pairs"]
-        return main_pairs(([a for a in args if a != "--romfs"] or ["10"])[0], "--romfs" in args)
-    from mpyhelp import tool
     romfs = "--romfs" in args
-    args = [a for a in args if a != "--romfs"]
-    minutes = args[0] if args else "10"
+    rest = [a for a in args if not a.startswith("--")]
+    minutes = rest[0] if rest else "10"
+    if "--steps" in args:
+        return main_steps(minutes, romfs)
+    if "--pairs" in args:
+        return main_pairs(minutes, romfs)
+    return main_collections(minutes, romfs)
+
+
+def source(romfs):
+    return "a ROMFS image" if romfs else ".mpy files"
+
+
+def main_collections(minutes, romfs):
+    """The whole run's collections (the module's first form)."""
+    from mpyhelp import tool
     micropython = tool("micropython")
     with tempfile.TemporaryDirectory() as tmp:
         command = bench_command(tmp, minutes, romfs, micropython)
@@ -386,7 +393,7 @@ def main(args):
         result["%s_per_collection" % key] = found.get(key, 0) // max(n, 1)
     result["alloc_share"] = round(found.get("alloc", 0) / total, 4)
     print("the firmware from %s, %s simulated minutes: %d collections (%d the App's)" % (
-        "a ROMFS image" if romfs else ".mpy files", minutes, n, report["collections"]))
+        source(romfs), minutes, n, report["collections"]))
     print("a collection: %d instructions (marking %d, sweeping %d, the stack %d)" % (
         result["gc_collect_per_collection"], result["mark_per_collection"],
         result["sweep_per_collection"], result["stack_per_collection"]))
