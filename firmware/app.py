@@ -211,10 +211,11 @@ class App:
         if self.mode == "museum":
             from firmware.museum import Museum
             self._museum = Museum(self, cfg["museum"])
-        if self._computer is not None or self.hint_on:
-            # A board that may search (its computer, a hint) loads the search
-            # now, low in the heap, and not in a pass of the loop: its import
-            # is some 20-40 ms on a Pico (firmware/computer.py ``ready``).
+        if self._computer is not None or self.hint_on or self._museum is not None:
+            # A board that may search (its computer, a hint, a museum's
+            # opponent for a lone visitor) loads the search now, low in the
+            # heap, and not in a pass of the loop: its import is some 20-40
+            # ms on a Pico (firmware/computer.py ``ready``).
             from firmware.computer import ready
             ready(self)
         self._enter_setup()

@@ -195,18 +195,21 @@ def set_mode(app, cmd):
 
 
 def ready(app):
-    """At start-up, for a board that may search (its computer, a hint): the
-    search's code (engine.ai) and its tables for the game's ruleset at the
-    levels it may use, made now, low in a fresh heap, and not in a pass of
-    the loop: loaded for the first hint, the import was a pass of 20-40 ms
-    on a Pico and the tables one of some 7 (tests/bench/loop_bench.py,
-    ``think``). No room for them: they load with the first search, as
-    before."""
+    """At start-up, for a board that may search (its computer, a hint, a
+    museum's opponent for a lone visitor): the search's code (engine.ai)
+    and its tables for the game's ruleset and the next game's at the levels
+    it may use, made now, low in a fresh heap, and not in a pass of the
+    loop: loaded for the first hint, the import was a pass of 20-40 ms on a
+    Pico and the tables one of some 7 (tests/bench/loop_bench.py,
+    ``think``). No room for them: a hint or a computer's move loads them
+    with its first search, as before; a museum offers no opponent."""
     try:
         import engine.ai     # noqa: F401  (a level-1 computer has no tables, but searches)
         levels = [4] if app.hint_on else []
         if app.computer is not None:
             levels.append(app.computer.level)
+        elif app.museum is not None:
+            levels.append(app.config["computer"]["level"])
         for rs in (app.game.ruleset, app.next_ruleset):
             for level in levels:
                 _tables(rs, level)
@@ -229,12 +232,12 @@ def pressed(app):
     says so: ``App.hint_on``). True: the presses were the hint's. The
     search then goes on a slice a quiet pass (``Choosing``). This module
     and the search are loaded at start-up on a board that allows the hint
-    (``ready``), and stay. A board that does not allow the hint lets this
-    module go again."""
+    or may play a side (``ready``), and stay. A two-player board that does
+    not allow the hint lets this module go again."""
     allowed = app.hint_on
     if allowed:
         _hint_begun(app, 4)
-    elif app.computer is None:
+    elif app.computer is None and app.museum is None:
         unload("firmware.computer")
     return allowed
 
@@ -301,10 +304,10 @@ class Choosing:
     def step(self, app):
         """One slice; True once over. The first four ready the search, a
         pass each: its code (loaded at start-up, ``ready``, or else for the
-        board's first hint or its computer's first move, then kept but by
-        the museum's lone-visitor opponent), the throw's legal moves, the
-        level's tables for the ruleset (made at start-up too, or for a new
-        game's other ruleset), the search's state."""
+        board's first hint or its computer's first move, then kept), the
+        throw's legal moves, the level's tables for the ruleset (made at
+        start-up too, or with the command that chose another ruleset), the
+        search's state."""
         game = app.game
         if (game is not self.game or game.position is not self.position
                 or game.throw != self.throw

@@ -27,8 +27,9 @@ the App and steers it through the App's public members.
   waiting side: that side's light shows ``offer``. Any touch or press ends
   the offer (a press then throws for a person, as always). Left alone for
   ``_TAKE_MS`` (10 s) more, the board takes the side: the computer
-  (firmware.computer) throws and chooses for it, and a person carries its
-  moves out. A press on that side's turn (before its throw, or while its
+  (firmware.computer, loaded with its search at start-up and kept) throws
+  and chooses for it, and a person carries its moves out. A board whose
+  start-up had no room for the search offers nothing (``no_computer``). A press on that side's turn (before its throw, or while its
   move is shown) gives the side back to the person who pressed; the
   pending throw, if any, is theirs to play. Nothing is handed over by a
   press, so two impatient presses never give a side away.
@@ -44,7 +45,6 @@ or ``"game_over"``), ``offer`` (``side``), ``offer_withdrawn`` (``side``),
 docs/museum.md is for staff.
 """
 
-import gc
 import sys
 
 try:
@@ -52,7 +52,7 @@ try:
 except ImportError:
     const = lambda x: x  # noqa: E731
 
-from firmware import ticks_diff, unload
+from firmware import ticks_diff
 
 _SQUARES = const(30)
 _SCENE_MS = const(2000)       # each scene of the how-to-play sequence
@@ -61,20 +61,13 @@ _OFFER_MS = const(15000)      # a quiet turn this long after the other side play
 _TAKE_MS = const(10000)       # the offer shows this long before the board takes the side
 
 
-# The computer opponent's code and its search take some 1,300 machine words
-# of heap (10.6 KB on the 64-bit unix port, half that on the Pico): it is
-# not loaded unless this much is free, with room to spare for the game. A
-# load tried and failed would still leave its names interned for good.
-_COMPUTER_WORDS = const(2048)
-
-
-def _room_for_the_computer():
-    mem_free = getattr(gc, "mem_free", None)
-    if mem_free is None:                     # CPython: the simulator, the tests
-        return True
-    gc.collect()
-    word = 8 if sys.maxsize > 0x7FFFFFFF else 4
-    return mem_free() >= _COMPUTER_WORDS * word
+def _search_loaded():
+    """The computer opponent's search was loaded at start-up (the App's
+    ``ready``, firmware/computer.py) and is kept: taking a side then costs
+    the step no import. Without it (no room at start-up) nothing is
+    offered: loading it in the middle of a game was a pass of 20-40 ms on a
+    Pico, in a heap a long game may have cut up."""
+    return "engine.ai" in sys.modules
 
 
 class Museum:
@@ -212,7 +205,7 @@ class Museum:
 
     def _offer(self, now_ms):
         app = self.app
-        if not _room_for_the_computer():
+        if not _search_loaded():
             app.emit({"event": "museum", "what": "no_computer", "reason": "no room"})
             return
         self.offer = app.turn
@@ -241,23 +234,18 @@ class Museum:
         person presses on its turn."""
         app = self.app
         try:
-            from firmware.computer import Computer
-            import engine.ai         # noqa: F401  its search: a full heap says no here
+            from firmware.computer import Computer    # loaded at start-up with its search
             app.computer = Computer(app, side, app.config["computer"]["level"])
-        except (ImportError, MemoryError) as e:   # no computer on this board, or no room:
-            self._let_go_of_the_computer()   # what did load goes back to the heap
-            app.emit({"event": "museum", "what": "no_computer",
-                      "reason": "no room" if isinstance(e, MemoryError) else "not installed"})
+        except MemoryError:
+            app.emit({"event": "museum", "what": "no_computer", "reason": "no room"})
             return
         app.emit({"event": "museum", "what": "computer", "side": side})
 
     def _let_go_of_the_computer(self):
-        """The lone visitor's opponent leaves with the game, and its code
-        (the search is the largest module the board loads) with it; also
-        whatever part of it a failed load left behind."""
+        """The lone visitor's opponent leaves with the game. Its code and
+        the search stay loaded, low in the heap where start-up put them,
+        for the next lone visitor."""
         self.app.computer = None
-        unload("firmware.computer")
-        unload("engine.ai")
 
     # -- attract ------------------------------------------------------------
 

@@ -341,7 +341,7 @@ def test_a_computer_game_runs_on_the_micropython_unix_port_in_a_pico_heap(tmp_pa
                             cwd=lib, capture_output=True, text=True, timeout=600)
     out = result.stdout + result.stderr
     print(out)
-    assert out.strip().splitlines()[-1] == "4 passed, 0 failed", out
+    assert out.strip().splitlines()[-1] == "5 passed, 0 failed", out
 
 
 @pytest.mark.micropython
@@ -456,10 +456,11 @@ def test_two_players_with_the_hint_off_never_load_the_computer():
     assert _loaded_after_a_move({"hint": False}) == ["False", "False"]
 
 
-def test_a_board_that_may_give_a_hint_loads_the_search_at_start_up():
-    # loaded at the first hint, its import was a pass of 20-40 ms on a Pico
+def test_a_board_that_may_search_loads_the_search_at_start_up():
+    # loaded at the first hint, or when a museum's lone visitor was joined,
+    # its import was a pass of 20-40 ms on a Pico
     assert _loaded_after_a_move({}) == ["True", "True"]
-    assert _loaded_after_a_move({"mode": "museum"}) == ["False", "False"]
+    assert _loaded_after_a_move({"mode": "museum"}) == ["True", "True"]
     assert _loaded_after_a_move({"mode": "museum", "hint": True}) == ["True", "True"]
 
 
@@ -471,7 +472,10 @@ def test_start_up_makes_the_tables_of_the_levels_the_board_may_search_at():
                               "computer": {"side": "B", "level": 2}},
                              [engine.ai.RACE_WEIGHTS]),
                             ({"mode": "computer", "computer": {"side": "W", "level": 3}},
-                             [engine.ai.WEIGHTS, engine.ai.RACE_WEIGHTS])):
+                             [engine.ai.WEIGHTS, engine.ai.RACE_WEIGHTS]),
+                            ({"mode": "museum"}, [engine.ai.RACE_WEIGHTS]),   # level 2
+                            ({"mode": "museum", "computer": {"level": 4}}, [engine.ai.WEIGHTS]),
+                            ({"mode": "museum", "computer": {"level": 1}}, [])):
         del engine.ai._cache[:]
         app = App(config=config)
         rs = app.game.ruleset

@@ -369,29 +369,15 @@ def test_an_impatient_double_press_gives_nothing_away():
     assert board.events_of("computer") == []
 
 
-class _ShortHeap:
-    """Stands in for MicroPython's gc on a board whose heap is nearly full."""
-
-    def __init__(self, free):
-        self.free = free
-        self.collected = 0
-
-    def collect(self):
-        self.collected += 1
-
-    def mem_free(self):
-        return self.free
-
-
-def test_with_no_room_for_the_computer_nothing_is_offered_and_the_visitor_is_told(monkeypatch):
-    from firmware import museum as museum_module
-    short = _ShortHeap(free=1000)
-    monkeypatch.setattr(museum_module, "gc", short)
+def test_a_board_whose_start_up_had_no_room_for_the_search_offers_nothing(monkeypatch):
+    import sys
     board = black_waits(throws(2, 1, 2, 3))
+    # As the App's start-up on a full Pico heap leaves it (firmware/computer.py
+    # ``ready`` lets the search go again); CPython keeps its modules anyway.
+    monkeypatch.delitem(sys.modules, "engine.ai")
     board.wait(15100)
     assert board.events_of("museum") == [{"event": "museum", "what": "no_computer",
                                           "reason": "no room"}]
-    assert short.collected                   # the garbage went first
     board.wait(15000)
     assert whats(board) == ["no_computer"] and board.app.computer is None
     assert board.app.led_roles[BLACK_LIGHT] == "turn"
@@ -399,13 +385,25 @@ def test_with_no_room_for_the_computer_nothing_is_offered_and_the_visitor_is_tol
     assert board.last("throw")["value"] == 3
 
 
-def test_with_room_for_the_computer_it_joins(monkeypatch):
-    from firmware import museum as museum_module
-    words = museum_module._COMPUTER_WORDS
-    monkeypatch.setattr(museum_module, "gc", _ShortHeap(free=words * 8))
+def test_the_step_that_takes_the_side_imports_nothing_and_collects_nothing(monkeypatch):
+    import builtins
+    import gc
     board = black_waits(throws(2, 1, 2, 2))
-    board.wait(25100)
-    assert board.last("museum") == {"event": "museum", "what": "computer", "side": "B"}
+    board.wait(15100)
+    assert whats(board) == ["offer"]
+    imported, collected = [], []
+    real_import = builtins.__import__
+    def recorded(name, *args, **kwargs):
+        if name.startswith(("firmware", "engine")):
+            imported.append(name)
+        return real_import(name, *args, **kwargs)
+    monkeypatch.setattr(builtins, "__import__", recorded)
+    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(1))
+    while not whats(board)[1:]:
+        board.step()
+    assert whats(board) == ["offer", "computer"]
+    # the search and its code were loaded at start-up: only a name is looked up
+    assert imported == ["firmware.computer"] and collected == []
 
 
 @pytest.mark.parametrize("wrap_ms, during", [(8000, "quiet"), (20000, "offer")])

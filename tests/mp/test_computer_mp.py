@@ -147,6 +147,41 @@ def idle_steps_allocate_nothing(store):
             assert app.turn == "B" and app.state == "throw", app.state
 
 
+def a_museum_keeps_its_opponent_loaded():
+    """A museum board loads the lone visitor's opponent and its search at
+    start-up (firmware/computer.py ``ready``), from .mpy files as on the
+    Pico, so the step that takes a side loads no module; a game closed for
+    the next visitor keeps them."""
+    board = BoardSim(config={"mode": "museum", "museum": {"attract_s": 10, "reset_s": 60,
+                                                          "reset_after_game_s": 30}},
+                     rng=throws(2, 1, 2, 2, 3))
+    assert sys.modules["engine.ai"].__file__.endswith(".mpy")
+    search = sys.modules["engine.ai"]
+    board.setup()
+    board.press()                         # ends the how-to; throws nothing
+    board.press().press()                 # opening: 2, then 1 (K4): white starts
+    board.move(10, 11)                    # the 1 throws again (K5)
+    board.press()                         # a 2 for white
+    board.move(11, 13)
+    assert board.app.state == "throw" and board.app.turn == "B", board.app.state
+    loaded = sorted(sys.modules)
+    board.clear()
+    taken = None
+    for _ in range(300):                  # the offer at 5 s, the takeover 10 s later
+        board.wait(100)
+        for e in board.events:
+            if e["event"] == "museum" and e["what"] in ("computer", "no_computer"):
+                taken = e
+        board.clear()
+        if taken is not None:
+            break
+    assert taken == {"event": "museum", "what": "computer", "side": "B"}, taken
+    assert sorted(sys.modules) == loaded, [m for m in sys.modules if m not in loaded]
+    board.wait(70000)                     # quiet: the game is closed for the next visitor
+    assert board.app.computer is None and board.app.museum.resets == 1
+    assert sys.modules.get("engine.ai") is search
+
+
 def decision_time(store):
     cal = calibrate()
     for level in (2, 4):
@@ -161,5 +196,6 @@ def decision_time(store):
 check("shown_and_carried_out", shown_and_carried_out, STORE + "/a" if STORE else None)
 check("a_whole_game", a_whole_game)
 check("idle_steps_allocate_nothing", idle_steps_allocate_nothing, STORE + "/c" if STORE else None)
+check("a_museum_keeps_its_opponent_loaded", a_museum_keeps_its_opponent_loaded)
 check("decision_time", decision_time, STORE + "/b" if STORE else None)
 sys.exit(done())
