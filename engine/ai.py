@@ -110,20 +110,24 @@ class _Tables:
         self.ready_from = 0
         if rs.leave_at:
             self.ready_from = rs.leave_at - max_throw
-        self.square = [0] * (SQUARES + 2)      # static value of a piece per square
-        for s in range(1, SQUARES + 1):
-            v = w["progress"] * s
-            if s in rs.safe:
-                v += w["safe"]
-            # exposure to the water: the chance that some throw ends exactly there
-            for value, n in self.throws:
-                if s + value == rs.water and s not in rs.exits:
-                    v -= w["water"] * n // 16
-            # K13: a piece on an exit house leaves with its exact throw
-            exit_throw = rs.exits.get(s)
-            if exit_throw:
-                v += w["ready"] * ways[exit_throw] // 16
-            self.square[s] = v
+        # The static value of a piece per square. Made with each new
+        # ruleset's first search, so the lookups are hoisted out of the loop
+        # (a Pico is slow at them).
+        progress = w["progress"]
+        square = [progress * s for s in range(SQUARES + 2)]
+        square[0] = square[SQUARES + 1] = 0
+        for s in rs.safe:
+            square[s] += w["safe"]
+        # exposure to the water: the chance that a throw ends exactly there
+        exits = rs.exits
+        for value, n in self.throws:
+            s = rs.water - value
+            if s >= 1 and s not in exits:
+                square[s] -= w["water"] * n // 16
+        # K13: a piece on an exit house leaves with its exact throw
+        for s in exits:
+            square[s] += w["ready"] * ways[exits[s]] // 16
+        self.square = square
         # a piece off is worth more than one on the last square, ready to go
         self.off_value = w["progress"] * (SQUARES + 1) + w["off"] + w["ready"]
 

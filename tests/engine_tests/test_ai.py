@@ -162,6 +162,28 @@ def test_an_extra_throw_is_searched_as_the_movers_own_turn():
     assert value == by_hand // 16
 
 
+def test_the_square_table_values_safety_the_water_and_the_exits_at_their_squares():
+    from engine.ai import WEIGHTS, tables
+    w = WEIGHTS
+    k = tables(ruleset("kendall")).square
+    # K12: from 26, 25, 24 and 23 a 1, 2, 3 or 4 (4, 6, 4, 1 ways of 16) ends on
+    # the water; 22 needs a 5 (1 way) and 21 nothing, as 27 itself
+    assert k[26] == 260 - w["water"] * 4 // 16
+    assert k[25] == 250 - w["water"] * 6 // 16
+    assert k[22] == 220 - w["water"] * 1 // 16
+    assert k[21] == 210 and k[27] == 270
+    assert k[15] == 150 + w["safe"]                    # K10
+    # K13: an exit house is worth its exact throw's chance to leave
+    assert (k[28], k[29], k[30]) == (280 + w["ready"] * 4 // 16, 290 + w["ready"] * 6 // 16,
+                                     300 + w["ready"] * 4 // 16)
+    assert k[0] == k[31] == 0 and k[1] == 10
+    h = tables(ruleset("hungarian")).square
+    assert h[21] == 210 - w["water"] * 1 // 16          # H10: a 6 from 21
+    assert h[20] == 200
+    assert [h[s] - 10 * s for s in (28, 29)] == [w["safe"]] * 2       # H9
+    assert h[26] == 260 + w["safe"] - w["water"] * 4 // 16             # H9 and H10
+
+
 def test_the_evaluation_reads_options_not_names():
     # the same options under another name evaluate the same
     a = ruleset("hungarian")

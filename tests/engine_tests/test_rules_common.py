@@ -51,6 +51,16 @@ def test_C3_stick_values_have_exact_probabilities():
     assert probabilities(ruleset("hungarian")) == {1: 4, 2: 6, 3: 4, 4: 1, 6: 1}
 
 
+@pytest.mark.parametrize("name", ["kendall", "hungarian"])
+def test_C3_the_ways_counted_by_white_sides_are_the_sixteen_falls_counted_one_by_one(name):
+    rs = ruleset(name)
+    ways = {}
+    for bits in range(16):
+        value = throw_from_bits(rs, bits).value
+        ways[value] = ways.get(value, 0) + 1
+    assert probabilities(rs) == ways and sum(ways.values()) == 16
+
+
 def test_C3_bit_i_is_stick_i_and_one_is_white_up():
     t = throw_from_bits(ruleset("kendall"), 0b0101)
     assert t.sticks == (1, 0, 1, 0) and t.value == 2
