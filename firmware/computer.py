@@ -200,8 +200,8 @@ def ready(app):
     and its tables for the game's ruleset and the next game's at the levels
     it may use, made now, low in a fresh heap, and not in a pass of the
     loop: loaded for the first hint, the import was a pass of 20-40 ms on a
-    Pico and the tables one of some 7 (tests/bench/loop_bench.py,
-    ``think``). No room for them: a hint or a computer's move loads them
+    Pico (tests/bench/loop_bench.py, ``think``), and the tables, made in a
+    heap a game has cut up, would stay wherever they land. No room for them: a hint or a computer's move loads them
     with its first search, as before; a museum offers no opponent."""
     try:
         import engine.ai     # noqa: F401  (a level-1 computer has no tables, but searches)
