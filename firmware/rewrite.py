@@ -25,14 +25,19 @@ VERSION = 1              # the file format (firmware/store.py's docstring)
 SLICE = const(2)         # plies a pass: about 2 ms on a Pico (tests/bench/firmware_bench.py)
 
 
+# CPython's fsync; MicroPython has none (littlefs commits at the close).
+# Looked up once: a missing attribute raised at each save made its message.
+_fsync = getattr(os, "fsync", None)
+
+
 def flushed(f):
-    """Flush ``f`` to the disk before it is closed and renamed (CPython's
-    fsync; MicroPython has none: littlefs commits at the close)."""
+    """Flush ``f`` to the disk before it is closed and renamed."""
     f.flush()
-    try:
-        os.fsync(f.fileno())
-    except (AttributeError, OSError, ValueError):
-        pass
+    if _fsync is not None:
+        try:
+            _fsync(f.fileno())
+        except (AttributeError, OSError, ValueError):
+            pass
 
 
 def write_game(f, game):
@@ -50,23 +55,43 @@ def write_game(f, game):
     write_tail(f, game.position.text(), game.throw)
 
 
+# The pieces are written as json.dumps would write them, each with one
+# string made: on MicroPython every string made at run time is first looked
+# for among the interned names, a walk over all of them (some 10,000
+# instructions on the unix port with the firmware loaded), so the pieces
+# are formatted in one go and json.dumps is kept for text that needs
+# escaping, which a ruleset's name and options never do.
+
+
+def _quoted(text):
+    """``text`` as a JSON string."""
+    if '"' in text or "\\" in text:
+        return json.dumps(text)
+    return '"%s"' % text
+
+
 def write_head(f, game):
     """game.json up to its history's opening bracket."""
-    dumps = json.dumps
-    f.write('{"version": %d, "ruleset": %s, "start": %s, "opening": %s, "history": [' % (
-        VERSION, dumps(ruleset_spec(game.ruleset)), dumps(game.start.text()),
-        dumps(list(game.opening))))
+    opening = game.opening
+    f.write('{"version": %d, "ruleset": %s, "start": "%s", "opening": [%s], "history": [' % (
+        VERSION, _quoted(ruleset_spec(game.ruleset)), game.start.text(),
+        ", ".join([str(v) for v in opening]) if opening else ""))
 
 
 def write_ply(f, sep, side, throw, text):
     """One entry of the history (``sep``: "" for the first, else ", ")."""
-    f.write('%s["%s", %d, %s]' % (sep, side, throw, '"%s"' % text if text else "null"))
+    if text:
+        f.write('%s["%s", %d, "%s"]' % (sep, side, throw, text))
+    else:
+        f.write('%s["%s", %d, null]' % (sep, side, throw))
 
 
 def write_tail(f, position, throw):
     """The end of game.json: the position (as text) and the pending throw."""
-    dumps = json.dumps
-    f.write('], "position": %s, "throw": %s}' % (dumps(position), dumps(throw)))
+    if throw is None:
+        f.write('], "position": "%s", "throw": null}' % (position,))
+    else:
+        f.write('], "position": "%s", "throw": %d}' % (position, throw))
 
 
 def game_to_dict(game):

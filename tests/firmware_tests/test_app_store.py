@@ -200,6 +200,38 @@ def test_the_streamed_save_is_the_same_json_as_the_saved_form(tmp_path):
     assert list(loaded.turns()) == list(game.turns())
 
 
+def _written(game):
+    import io
+    from firmware.rewrite import write_game
+    f = io.StringIO()
+    write_game(f, game)
+    return f.getvalue()
+
+
+def test_the_streamed_save_is_written_as_json_dumps_writes_the_saved_form():
+    """Byte for byte: the pieces are formatted without json.dumps (on
+    MicroPython each string it makes is looked for among the interned names)."""
+    import json
+    from engine import ruleset
+    from engine.game import Game, play_game
+    from engine.rules import parse_ruleset
+    from firmware.rewrite import game_to_dict
+    played = play_game(ruleset("kendall"), 4)
+    assert any(text is None for _, _, text in played.turns())      # a pass: null
+    fresh = Game(parse_ruleset("hungarian:no_move=end"))
+    fresh.opening = [3, 2, 1]
+    fresh.throw = 4
+    for game in (played, fresh, Game(ruleset("kendall"))):
+        assert _written(game) == json.dumps(game_to_dict(game))
+
+
+def test_a_ruleset_text_that_needs_escaping_is_escaped():
+    import json
+    from firmware.rewrite import _quoted
+    for text in ('kendall', 'a"b', 'a\\b', '', '"'):
+        assert _quoted(text) == json.dumps(text)
+
+
 def _saves_watched(board, monkeypatch):
     """Record, for each Store.save, the step it was made in."""
     saves = []
