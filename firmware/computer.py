@@ -201,8 +201,9 @@ def ready(app):
     it may use, made now, low in a fresh heap, and not in a pass of the
     loop: loaded for the first hint, the import was a pass of 20-40 ms on a
     Pico (tests/bench/loop_bench.py, ``think``), and the tables, made in a
-    heap a game has cut up, would stay wherever they land. No room for them: a hint or a computer's move loads them
-    with its first search, as before; a museum offers no opponent."""
+    heap a game has cut up, would stay wherever they land. No room for
+    them: a hint or a computer's move loads them with its first search, as
+    before; a museum offers no opponent."""
     try:
         import engine.ai     # noqa: F401  (a level-1 computer has no tables, but searches)
         levels = [4] if app.hint_on else []

@@ -29,9 +29,10 @@ the App and steers it through the App's public members.
   ``_TAKE_MS`` (10 s) more, the board takes the side: the computer
   (firmware.computer, loaded with its search at start-up and kept) throws
   and chooses for it, and a person carries its moves out. A board whose
-  start-up had no room for the search offers nothing (``no_computer``). A press on that side's turn (before its throw, or while its
-  move is shown) gives the side back to the person who pressed; the
-  pending throw, if any, is theirs to play. Nothing is handed over by a
+  start-up had no room for the search offers nothing (``no_computer``).
+  A press on that side's turn (before its throw, or while its move is
+  shown) gives the side back to the person who pressed; the pending throw,
+  if any, is theirs to play. Nothing is handed over by a
   press, so two impatient presses never give a side away.
 - **The serial line only reports**: ``refuse(name)`` says why a command that
   would change the game is refused; a laptop changes a museum board in the
