@@ -72,10 +72,12 @@ def _quoted(text):
 
 def write_head(f, game):
     """game.json up to its history's opening bracket."""
-    opening = game.opening
+    # the opening's throws as constant texts, not str(v): a string each
+    texts = ("0", "1", "2", "3", "4", "5", "6")
+    opening = [texts[v] if 0 <= v < 7 else str(v) for v in game.opening]
     f.write('{"version": %d, "ruleset": %s, "start": "%s", "opening": [%s], "history": [' % (
         VERSION, _quoted(ruleset_spec(game.ruleset)), game.start.text(),
-        ", ".join([str(v) for v in opening]) if opening else ""))
+        ", ".join(opening) if opening else ""))
 
 
 def write_ply(f, sep, side, throw, text):

@@ -219,7 +219,7 @@ def test_the_streamed_save_is_written_as_json_dumps_writes_the_saved_form():
     played = play_game(ruleset("kendall"), 4)
     assert any(text is None for _, _, text in played.turns())      # a pass: null
     fresh = Game(parse_ruleset("hungarian:no_move=end"))
-    fresh.opening = [3, 2, 1]
+    fresh.opening = [6, 4, 4, 3, 2, 1]           # every throw value of hungarian
     fresh.throw = 4
     for game in (played, fresh, Game(ruleset("kendall"))):
         assert _written(game) == json.dumps(game_to_dict(game))
