@@ -696,7 +696,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             entry = game.undo()
         game.set_throw(entry[1])           # the same throw, played again
         self.sticks = sticks_for(entry[1], game.ruleset)
-        self._save(True)
+        self._save()                       # U lines in the log (firmware/store.py)
         self._emit({"event": "undo", "side": entry[0], "move": entry[2],
                     "position": self.position, "throw": entry[1]})
         self._state = "takeback"
@@ -960,7 +960,7 @@ class App(App):  # noqa: F811  (the last part)
         """Show first, save after: the save is made at the start of the next
         step, once the caller has sent this step's events and lights (a cut
         in between loses only this throw or move, as a cut a moment earlier
-        would). ``whole``: a new game or a takeback, the whole file."""
+        would). ``whole``: a new game, the whole file."""
         if self._store is not None:
             if whole:
                 self._save_due = 2

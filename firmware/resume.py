@@ -217,11 +217,16 @@ def load_game(f):
 
 def _record(game, line):
     """One log line: ``W 3 10-13`` (a move), ``B 2 -`` (a lost turn),
-    ``W 4`` (a throw still to be played) or ``O 3 2 1`` (the opening's
-    throws, K4 and H4: first in a game with none, and ended by its only 1)."""
+    ``W 4`` (a throw still to be played), ``O 3 2 1`` (the opening's
+    throws, K4 and H4: first in a game with none, and ended by its only 1)
+    or ``U 2 3`` (a takeback: the last two plies and any throw still to be
+    played taken back, then a 3 to play again; ``U 1`` with no throw)."""
     parts = line.split()
     if parts and parts[0] == "O":
         _opening(game, line, parts)
+        return
+    if parts and parts[0] == "U":
+        _takeback(game, line, parts)
         return
     if len(parts) < 2 or len(parts) > 3 or parts[0] != game.position.turn:
         raise ValueError("log line %r does not follow the game" % line)
@@ -240,6 +245,22 @@ def _record(game, line):
         except Exception:
             game.throw = before          # the game as it was before the line
             raise
+
+
+def _takeback(game, line, parts):
+    # checked whole before the game changes: a line left out leaves it as it was
+    if len(parts) not in (2, 3):
+        raise ValueError("log line %r does not follow the game" % line)
+    undone = int(parts[1])
+    if undone < 1 or undone > game.ply_count:
+        raise ValueError("log line %r: the game has %d plies" % (line, game.ply_count))
+    throw = int(parts[2]) if len(parts) == 3 else None
+    if throw is not None:
+        game.ruleset.check_throw(throw)
+    for _ in range(undone):
+        game.undo()
+    if throw is not None:
+        game.set_throw(throw)
 
 
 def _opening(game, line, parts):

@@ -12,9 +12,10 @@ the background, below):
   under half a kilobyte lives inside the directory's own block, so an append
   programs a page or two of flash and erases nothing.
 
-The whole file is written at once only for a new game or a takeback; every
-other save is an append (the opening's throws too, once a 1 ends them), the
-same few bytes at ply 10 and at ply 200. When the log passes ``_LOG_MAX``
+The whole file is written at once only for a new game; every other save
+is an append (the opening's throws too, once a 1 ends them, and a takeback:
+``U 2 3``, two plies taken back and a 3 to play again), the same few bytes
+at ply 10 and at ply 200. When the log passes ``_LOG_MAX``
 bytes (about 17 moves) game.json is written again in the background, so that
 no step a player waits on writes the whole game (some 80 ms on a Pico late
 in a game):
@@ -236,13 +237,13 @@ class Store:
             self._size = size
         if (whole or size < 0 or self._unfinished
                 or (size > _LOG_MAX and (job is not None or not self._background))
-                or (job is not None and game is not _game_of(job))
-                or game.ruleset is not self._rs or n < k
+                or (job is not None and (game is not _game_of(job) or n < k))
+                or game.ruleset is not self._rs
                 or (len(game.opening) != self._opening and (self._opening or k))
                 or (n == k and self._throw is not None and game.throw != self._throw)):
             self._size = -1              # nothing known until it is done (mark)
             self.rewrite(game)
-        elif n > k or game.throw != self._throw:
+        elif n != k or game.throw != self._throw:
             self._size = -1
             self._append(game, k, size)
             if self._background and job is None and self._size > _LOG_MAX:
@@ -282,24 +283,38 @@ class Store:
 
     def _append(self, game, k, size):
         """The plies after the first ``k``, and the pending throw, as log lines
-        after the ``size`` bytes already in the log."""
+        after the ``size`` bytes already in the log; or, if the game has
+        fewer than ``k`` (a takeback), one ``U`` line: how many plies were
+        taken back and the throw to play again."""
         f = self.open(self.log if self._job is None else self.log2, "a")
         try:
-            if not k and not self._opening and game.opening:
-                # the opening, ended by its 1: a line, not the whole file
-                line = "O %s\n" % " ".join([str(v) for v in game.opening])
+            undone = k - game.ply_count
+            if undone > 0:
+                # one line, so that a power cut leaves all of it or none: the
+                # whole file written again was some 50,000 instructions a
+                # ply (68 ms of a Pico at ply 117)
+                if game.throw is None:
+                    line = "U %d\n" % undone
+                else:
+                    line = "U %d %d\n" % (undone, game.throw)
                 f.write(line)
                 size += len(line)
-            # only the new plies: walking the whole log cost a late save
-            # some 25 ms on a Pico (tests/bench/firmware_bench.py)
-            for side, throw, text in game.turns(k):     # from the log, no replay
-                line = "%s %d %s\n" % (side, throw, text or "-")
-                f.write(line)
-                size += len(line)
-            if game.throw is not None:
-                line = "%s %d\n" % (game.position.turn, game.throw)
-                f.write(line)
-                size += len(line)
+            else:
+                if not k and not self._opening and game.opening:
+                    # the opening, ended by its 1: a line, not the whole file
+                    line = "O %s\n" % " ".join([str(v) for v in game.opening])
+                    f.write(line)
+                    size += len(line)
+                # only the new plies: walking the whole log cost a late save
+                # some 25 ms on a Pico (tests/bench/firmware_bench.py)
+                for side, throw, text in game.turns(k):     # from the log, no replay
+                    line = "%s %d %s\n" % (side, throw, text or "-")
+                    f.write(line)
+                    size += len(line)
+                if game.throw is not None:
+                    line = "%s %d\n" % (game.position.turn, game.throw)
+                    f.write(line)
+                    size += len(line)
         finally:
             f.close()                    # littlefs: the append is committed here
         self.mark(game, size)

@@ -45,9 +45,11 @@ SCRIPT = ("opening", "throw", "move", "throw", "move", "throw", "move", "throw",
 # nobody waits), so the rewrites go on in the background (game.new, and the
 # saves meanwhile in game.log2): one whole, with saves while game.new is
 # whole; one the power cuts short (the board switched on with game.log2 and
-# half a game.new); one a takeback gives up. Then whole saves (a takeback, a
-# new game) whose game.tmp the quiet passes put in place a file a pass, a
-# save coming before they are done, and the new game's opening appended.
+# half a game.new); one a takeback gives up (a takeback is a U line in the
+# log, but the whole game while game.new is written). Then a takeback as a
+# line, and a whole save (a new game) whose game.tmp the quiet passes put
+# in place a file a pass, a save coming before they are done, and the new
+# game's opening appended.
 BACKGROUND = ("opening", "work", "throw", "move", "throw", "move", "throw", "move", "work",
               "work", "work", "throw", "work", "work", "move", "work", "throw", "move",
               "throw", "move", "work", "work", "throw", "power", "work", "throw", "move",
@@ -332,7 +334,7 @@ class Board:
             if game.ply_count:
                 side, throw, text, _ = game.undo()
                 game.set_throw(throw)
-                self.save(True)
+                self.save()                  # as the App saves it: a U line
         elif action == "new":
             self.game = Game(self.rs, rng=self.rng)
             self.save(True)
