@@ -19,6 +19,7 @@ from engine.rules import ruleset
 from engine.sticks import XorShift
 from firmware.store import Store
 
+from test_store_compaction import play_one
 from test_store_opening import identity, read, resumes, saved_new
 
 
@@ -29,20 +30,9 @@ def played(tmp_path, plies=12, seed=4):
     game.play_opening()
     store.save(game)
     for _ in range(plies):
-        next_ply(game)
+        play_one(game)
         store.save(game)
     return folder, store, game
-
-
-def next_ply(game):
-    """A throw (if none is pending) and the first legal move, or the lost turn."""
-    if game.throw is None:
-        game.throw_sticks()
-    moves = game.legal_moves()
-    if moves:
-        game.play(moves[0])
-    else:
-        game.pass_turn()
 
 
 def taken_back(game):
@@ -67,7 +57,7 @@ def test_a_takeback_appends_a_line_a_ply_and_the_throw_to_play_again(tmp_path):
     added = read(os.path.join(folder, "game.log"))[len(log):]
     assert added == "U %d %d\n" % (undone, game.throw)
     resumes(folder, game)
-    next_ply(game)                                              # then play on
+    play_one(game)                                              # then play on
     store.save(game)
     resumes(folder, game)
 
@@ -110,7 +100,7 @@ def test_the_log_grown_by_takebacks_is_written_again_whole(tmp_path):
     for _ in range(60):
         taken_back(game)
         store.save(game)
-        next_ply(game)
+        play_one(game)
         store.save(game)
         resumes(folder, game)
     assert os.path.getsize(os.path.join(folder, "game.log")) < 300
@@ -157,7 +147,7 @@ def test_a_takeback_while_game_json_is_written_in_the_background_resumes(tmp_pat
     folder, store, game = played(tmp_path, plies=4)
     store.work()                                   # the store is given quiet passes
     for _ in range(60):                            # until the log passes its length
-        next_ply(game)
+        play_one(game)
         store.save(game)
         if store._job is not None:
             break
