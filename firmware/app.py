@@ -696,7 +696,7 @@ class App(App):  # noqa: F811  (the third part: the step and the turn flow)
             entry = game.undo()
         game.set_throw(entry[1])           # the same throw, played again
         self.sticks = sticks_for(entry[1], game.ruleset)
-        self._save()                       # U lines in the log (firmware/store.py)
+        self._save()                       # a U line in the log (firmware/store.py)
         self._emit({"event": "undo", "side": entry[0], "move": entry[2],
                     "position": self.position, "throw": entry[1]})
         self._state = "takeback"

@@ -307,8 +307,8 @@ class Choosing:
         pass each: its code (loaded at start-up, ``ready``, or else for the
         board's first hint or its computer's first move, then kept), the
         throw's legal moves, the level's tables for the ruleset (made at
-        start-up too, or with the command that chose another ruleset), the
-        search's state."""
+        start-up too; for another ruleset, chosen by the ``new`` command,
+        here: about 1 ms of a Pico), the search's state."""
         game = app.game
         if (game is not self.game or game.position is not self.position
                 or game.throw != self.throw
