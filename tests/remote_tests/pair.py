@@ -144,9 +144,17 @@ def play(a, b, until=None, max_actions=5000):
 
 
 def joined(a, b):
-    """Wait (real time, bounded) until both boards have seen each other."""
-    play(a, b, until=lambda: a.room.peer == "here" and b.room.peer == "here"
-         and not a.room.opponent.blocked and not b.room.opponent.blocked)
+    """Wait (real time, bounded) until both boards have seen each other.
+    Nobody touches either board meanwhile: had the hands played on while
+    waiting, how far the game had gone by the join would depend on how
+    fast the broker answered on this machine."""
+    hang = Hang("the boards waited to join")
+    while not (a.room.peer == "here" and b.room.peer == "here"
+               and not a.room.opponent.blocked and not b.room.opponent.blocked):
+        hang.check(a.app.state, a.room.problem, b.app.state, b.room.problem)
+        a.wait(20)
+        b.wait(20)
+        time.sleep(0.001)
 
 
 def play_all(pairs, max_actions=5000):
