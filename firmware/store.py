@@ -290,31 +290,31 @@ class Store:
         try:
             undone = k - game.ply_count
             if undone > 0:
-                # one line, so that a power cut leaves all of it or none: the
-                # whole file written again was some 50,000 instructions a
-                # ply (68 ms of a Pico at ply 117)
+                # a takeback (no plies or opening follow it): one line, so
+                # that a power cut leaves all of it or none; the whole file
+                # written again was some 50,000 instructions a ply (68 ms of
+                # a Pico at ply 117)
                 if game.throw is None:
                     line = "U %d\n" % undone
                 else:
                     line = "U %d %d\n" % (undone, game.throw)
                 f.write(line)
                 size += len(line)
-            else:
-                if not k and not self._opening and game.opening:
-                    # the opening, ended by its 1: a line, not the whole file
-                    line = "O %s\n" % " ".join([str(v) for v in game.opening])
-                    f.write(line)
-                    size += len(line)
-                # only the new plies: walking the whole log cost a late save
-                # some 25 ms on a Pico (tests/bench/firmware_bench.py)
-                for side, throw, text in game.turns(k):     # from the log, no replay
-                    line = "%s %d %s\n" % (side, throw, text or "-")
-                    f.write(line)
-                    size += len(line)
-                if game.throw is not None:
-                    line = "%s %d\n" % (game.position.turn, game.throw)
-                    f.write(line)
-                    size += len(line)
+            if not k and not self._opening and game.opening:
+                # the opening, ended by its 1: a line, not the whole file
+                line = "O %s\n" % " ".join([str(v) for v in game.opening])
+                f.write(line)
+                size += len(line)
+            # only the new plies: walking the whole log cost a late save
+            # some 25 ms on a Pico (tests/bench/firmware_bench.py)
+            for side, throw, text in game.turns(k):     # from the log, no replay
+                line = "%s %d %s\n" % (side, throw, text or "-")
+                f.write(line)
+                size += len(line)
+            if game.throw is not None and undone <= 0:  # (the U line has it)
+                line = "%s %d\n" % (game.position.turn, game.throw)
+                f.write(line)
+                size += len(line)
         finally:
             f.close()                    # littlefs: the append is committed here
         self.mark(game, size)
